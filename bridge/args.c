@@ -1,0 +1,124 @@
+/* bridge/args.c: the bridge's command-line options.
+
+   Owns recognising and removing --temacs=, --dump-file and
+   --no-dump-file from a host's argv.  Pure: no I/O, no global state, so
+   every form is unit-tested (tests/unit/test_args.c).  Options are
+   recognised anywhere before a `--', which ends the scan and is left in
+   argv for the host.  */
+
+#include <config.h>
+
+#include <string.h>
+
+#include "bridge.h"
+
+static bool
+has_prefix (const char *s, const char *prefix)
+{
+  return strncmp (s, prefix, strlen (prefix)) == 0;
+}
+
+/* Set OUT->dump from the value of --temacs.  */
+static enum dumper_status
+parse_temacs (const char *value, struct bridge_args *out)
+{
+  enum bridge_dump_request req;
+  if (strcmp (value, "pdump") == 0)
+    req = BRIDGE_DUMP_PDUMP;
+  else if (strcmp (value, "dump") == 0)
+    req = BRIDGE_DUMP_UNEXEC;
+  else
+    return bridge_fail (DUMPER_E_USAGE,
+                        "unknown dump mode `%s' for --temacs; valid modes are "
+                        "`pdump' (portable dumper) and `dump' (unexec)", value);
+  if (out->dump != BRIDGE_DUMP_NONE && out->dump != req)
+    return bridge_fail (DUMPER_E_USAGE,
+                        "--temacs given twice with different modes");
+  out->dump = req;
+  return DUMPER_OK;
+}
+
+enum dumper_status
+bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
+{
+  int count = *argc;
+  char **args = *argv;
+  struct bridge_args parsed = { BRIDGE_DUMP_NONE, NULL, false };
+  /* First pass: parse and validate without touching argv, so a usage
+     error leaves it as it was.  KEEP marks the arguments that stay.  */
+  enum { KEEP, DROP };
+  unsigned char fate[count > 0 ? count : 1];
+  memset (fate, KEEP, sizeof fate);
+
+  for (int i = 1; i < count; i++)
+    {
+      const char *arg = args[i];
+      if (arg == NULL)
+        break;
+      if (strcmp (arg, "--") == 0)
+        break;
+      if (has_prefix (arg, "--temacs="))
+        {
+          enum dumper_status st = parse_temacs (arg + strlen ("--temacs="), &parsed);
+          if (st != DUMPER_OK)
+            return st;
+          fate[i] = DROP;
+        }
+      else if (strcmp (arg, "--temacs") == 0)
+        {
+          if (i + 1 >= count || args[i + 1] == NULL)
+            return bridge_fail (DUMPER_E_USAGE,
+                                "--temacs needs a mode: --temacs=pdump or --temacs=dump");
+          enum dumper_status st = parse_temacs (args[i + 1], &parsed);
+          if (st != DUMPER_OK)
+            return st;
+          fate[i] = fate[i + 1] = DROP;
+          i++;
+        }
+      else if (has_prefix (arg, "--dump-file="))
+        {
+          const char *value = arg + strlen ("--dump-file=");
+          if (*value == '\0')
+            return bridge_fail (DUMPER_E_USAGE, "--dump-file needs a file name");
+          if (parsed.dump_file && strcmp (parsed.dump_file, value) != 0)
+            return bridge_fail (DUMPER_E_USAGE,
+                                "--dump-file given twice (`%s' and `%s')",
+                                parsed.dump_file, value);
+          parsed.dump_file = value;
+          fate[i] = DROP;
+        }
+      else if (strcmp (arg, "--dump-file") == 0)
+        {
+          if (i + 1 >= count || args[i + 1] == NULL || args[i + 1][0] == '\0')
+            return bridge_fail (DUMPER_E_USAGE, "--dump-file needs a file name");
+          const char *value = args[i + 1];
+          if (parsed.dump_file && strcmp (parsed.dump_file, value) != 0)
+            return bridge_fail (DUMPER_E_USAGE,
+                                "--dump-file given twice (`%s' and `%s')",
+                                parsed.dump_file, value);
+          parsed.dump_file = value;
+          fate[i] = fate[i + 1] = DROP;
+          i++;
+        }
+      else if (strcmp (arg, "--no-dump-file") == 0)
+        {
+          parsed.no_dump_file = true;
+          fate[i] = DROP;
+        }
+    }
+
+  if (parsed.dump_file && parsed.no_dump_file)
+    return bridge_fail (DUMPER_E_USAGE,
+                        "--dump-file and --no-dump-file contradict each other");
+
+  /* Second pass: compact argv in place.  */
+  int kept = 0;
+  for (int i = 0; i < count; i++)
+    if (fate[i] == KEEP)
+      args[kept++] = args[i];
+  if (kept < count)
+    args[kept] = NULL;
+  *argc = kept;
+  *out = parsed;
+  return DUMPER_OK;
+}

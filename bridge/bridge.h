@@ -1,0 +1,134 @@
+/* bridge/bridge.h: private interfaces between the files of the bridge.
+
+   The bridge owns the gflags, the start-up sequence, the registry of
+   roots, remembered data and hooks, the heap description, allocation
+   dispatch and error reporting.  It calls the back ends (pdump/,
+   unexec/) through their backend.h headers and hands them everything as
+   arguments; they never call back up.  Nothing here is installed.  */
+
+#ifndef DUMPER_BRIDGE_H
+#define DUMPER_BRIDGE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dumper/dumper.h>
+
+/* ------------------------------------------------------------------ */
+/* Errors (error.c).  */
+
+/* Record the specifics of a failure for dumper_error_detail and return
+   STATUS, so callers can write `return bridge_fail (st, "...", ...)'.  */
+enum dumper_status bridge_fail (enum dumper_status status, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* Copy DETAIL (from a back end) as the current detail; return STATUS.  */
+enum dumper_status bridge_fail_detail (enum dumper_status status,
+                                       const char *detail);
+
+/* Clear the detail (at the start of a public call).  */
+void bridge_clear_detail (void);
+
+/* Emit a warning through the installed handler.  */
+void bridge_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* The handler in the form the back ends take it.  */
+void bridge_warning_sink (const char *message, void *data);
+
+/* ------------------------------------------------------------------ */
+/* Argument parsing (args.c): pure, so it is unit-tested directly.  */
+
+enum bridge_dump_request
+{
+  BRIDGE_DUMP_NONE,
+  BRIDGE_DUMP_PDUMP,    /* --temacs=pdump */
+  BRIDGE_DUMP_UNEXEC    /* --temacs=dump */
+};
+
+struct bridge_args
+{
+  enum bridge_dump_request dump;
+  const char *dump_file;   /* --dump-file, or NULL */
+  bool no_dump_file;       /* --no-dump-file */
+};
+
+/* Parse and remove the bridge's options from *ARGC and *ARGV.  On error
+   returns DUMPER_E_USAGE with the detail set and leaves argv unchanged.  */
+enum dumper_status bridge_parse_args (int *argc, char ***argv,
+                                      struct bridge_args *out);
+
+/* ------------------------------------------------------------------ */
+/* The registry (registry.c).  */
+
+enum bridge_entry_kind
+{
+  BRIDGE_ENTRY_ROOT,    /* dumper_staticpro: tagged word, GC root */
+  BRIDGE_ENTRY_WORD,    /* dumper_remember_word */
+  BRIDGE_ENTRY_PTR,     /* dumper_remember_ptr: raw pointer of a type */
+  BRIDGE_ENTRY_SCALAR,  /* dumper_remember_scalar: bytes */
+  BRIDGE_ENTRY_HOOK     /* dumper_do_now_and_after_load */
+};
+
+struct bridge_entry
+{
+  enum bridge_entry_kind kind;
+  void *addr;               /* the static; NULL for hooks */
+  size_t size;              /* SCALAR: bytes; PTR: type index */
+  void (*hook) (void);      /* HOOK only */
+};
+
+/* Append an entry unless the same (kind, address or hook) is present.
+   Returns DUMPER_OK or DUMPER_E_NOMEM.  */
+enum dumper_status bridge_registry_add (const struct bridge_entry *entry);
+
+/* All entries in registration order.  */
+const struct bridge_entry *bridge_registry_entries (size_t *count);
+
+/* Drop every entry (tests; and before refilling from an image).  */
+void bridge_registry_reset (void);
+
+/* ------------------------------------------------------------------ */
+/* The heap description (heap.c).  */
+
+const struct dumper_heap *bridge_heap (void);
+
+/* Check a description; on error set the detail and return it.  */
+enum dumper_status bridge_check_heap (const struct dumper_heap *heap);
+
+/* ------------------------------------------------------------------ */
+/* Flags (gflags.c).  Only the bridge writes them.  */
+
+void bridge_set_flags (const struct dumper_gflags *flags);
+
+/* ------------------------------------------------------------------ */
+/* Executables and images (exe.c).  */
+
+/* The real executable's path (readlink /proc/self/exe), or NULL.  The
+   string is static.  */
+const char *bridge_exe_path (void);
+
+/* The image path searched for beside EXE: "EXE.pdmp" in malloc'd
+   storage, or NULL on allocation failure.  */
+char *bridge_image_beside (const char *exe);
+
+/* The fallback directory for images (dumper_set_image_dir).  */
+const char *bridge_image_dir (void);
+
+/* Time in seconds from a monotonic clock.  */
+double bridge_now (void);
+
+/* The load information dumper_start_info reports.  */
+struct dumper_start_info *bridge_start_info_mut (void);
+
+/* ------------------------------------------------------------------ */
+/* Allocation (alloc.c).  */
+
+/* The bridge's own bookkeeping memory; from the arena in unexec builds
+   (so a dumped executable keeps it), otherwise malloc.  */
+void *bridge_alloc (size_t size);
+void *bridge_realloc (void *ptr, size_t size);
+void bridge_free (void *ptr);
+
+#endif /* DUMPER_BRIDGE_H */

@@ -1,0 +1,126 @@
+/* bridge/dump.c: dumper_dump, which hands the current state to the
+   configured back end.
+
+   Owns the checks common to both back ends (a dump was asked for at
+   start-up, the heap is initialised, an output was given) and the
+   conversion of the bridge's registry and flags into the back end's
+   arguments.  For unexec it sets the flags the dumped program must start
+   with just for the duration of the write, since the data segment is
+   copied as it is.  */
+
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge.h"
+#if DUMPER_WITH_PDUMPER
+# include "../pdump/backend.h"
+#endif
+#if DUMPER_WITH_UNEXEC
+# include "../unexec/backend.h"
+#endif
+
+#if DUMPER_WITH_PDUMPER
+static enum pdump_entry_kind
+entry_kind_to_pdump (enum bridge_entry_kind kind)
+{
+  switch (kind)
+    {
+    case BRIDGE_ENTRY_ROOT: return PDUMP_ENTRY_ROOT;
+    case BRIDGE_ENTRY_WORD: return PDUMP_ENTRY_WORD;
+    case BRIDGE_ENTRY_PTR: return PDUMP_ENTRY_PTR;
+    case BRIDGE_ENTRY_SCALAR: return PDUMP_ENTRY_SCALAR;
+    case BRIDGE_ENTRY_HOOK: return PDUMP_ENTRY_HOOK;
+    }
+  abort ();
+}
+
+static enum dumper_status
+dump_pdump (const char *output)
+{
+  const struct dumper_heap *heap = bridge_heap ();
+  if (heap == NULL)
+    return bridge_fail (DUMPER_E_HEAP_DESC,
+                        "no heap description: call dumper_describe_heap "
+                        "before dumper_dump");
+  unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
+  enum dumper_status st = dumper_fingerprint (fingerprint);
+  if (st != DUMPER_OK)
+    return st;
+
+  size_t count;
+  const struct bridge_entry *entries = bridge_registry_entries (&count);
+  struct pdump_entry *records = malloc ((count ? count : 1) * sizeof *records);
+  if (records == NULL)
+    return bridge_fail (DUMPER_E_NOMEM, "cannot copy the registry");
+  for (size_t i = 0; i < count; i++)
+    {
+      records[i].kind = entry_kind_to_pdump (entries[i].kind);
+      records[i].addr = entries[i].addr;
+      records[i].size = entries[i].size;
+      records[i].hook = entries[i].hook;
+    }
+  char detail[1024] = "";
+  struct pdump_write_request req = {
+    output, heap, records, count, fingerprint, detail, sizeof detail
+  };
+  st = pdump_write (&req);
+  free (records);
+  if (st != DUMPER_OK)
+    return bridge_fail_detail (st, detail);
+  return DUMPER_OK;
+}
+#endif
+
+#if DUMPER_WITH_UNEXEC
+static enum dumper_status
+dump_unexec (const char *output)
+{
+  /* The dumped program starts initialised, from unexec, not dumping.  */
+  struct dumper_gflags saved = dumper_gflags;
+  struct dumper_gflags dumped = { 0 };
+  dumped.initialized_ = true;
+  dumped.dumped_with_unexec_ = true;
+  bridge_set_flags (&dumped);
+
+  char detail[1024] = "";
+  struct unexec_request req = {
+    output, bridge_warning_sink, NULL, detail, sizeof detail
+  };
+  enum dumper_status st = unexec_write (&req);
+  bridge_set_flags (&saved);
+  if (st != DUMPER_OK)
+    return bridge_fail_detail (st, detail);
+  return DUMPER_OK;
+}
+#endif
+
+enum dumper_status
+dumper_dump (const char *output)
+{
+  bridge_clear_detail ();
+  if (!DUMPER_WITH_PDUMPER && !DUMPER_WITH_UNEXEC)
+    return bridge_fail (DUMPER_E_NO_BACKEND,
+                        "this build was configured with --with-dumper=none "
+                        "and cannot dump; reconfigure with "
+                        "--with-dumper=pdumper or --with-dumper=unexec");
+  if (output == NULL || output[0] == '\0')
+    return bridge_fail (DUMPER_E_USAGE, "no output file given for the dump");
+  if (!dumper_gflags.will_dump_)
+    return bridge_fail (DUMPER_E_STATE,
+                        "dumper_dump called in a run that was not started to "
+                        "dump; start the program with --temacs=%s",
+                        DUMPER_WITH_PDUMPER ? "pdump" : "dump");
+  if (!dumper_gflags.initialized_)
+    return bridge_fail (DUMPER_E_STATE,
+                        "dumper_dump called before the heap was initialised "
+                        "(call dumper_mark_initialized after the cold init)");
+#if DUMPER_WITH_PDUMPER
+  return dump_pdump (output);
+#elif DUMPER_WITH_UNEXEC
+  return dump_unexec (output);
+#else
+  return DUMPER_E_NO_BACKEND;
+#endif
+}

@@ -1,0 +1,67 @@
+/* bridge/exe.c: where the running executable is, where its image is
+   looked for, and a monotonic clock.
+
+   The image is found beside the *real* executable (/proc/self/exe), so
+   invoking the program through a symlink or a renamed copy behaves: the
+   image belongs to the file, not to the name it was started by.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bridge.h"
+
+#ifndef DUMPER_LIBEXECDIR
+# define DUMPER_LIBEXECDIR "/usr/local/libexec"
+#endif
+
+static char exe_path[PATH_MAX];
+static const char *image_dir_override;
+
+const char *
+bridge_exe_path (void)
+{
+  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
+  if (n <= 0)
+    return NULL;
+  exe_path[n] = '\0';
+  return exe_path;
+}
+
+char *
+bridge_image_beside (const char *exe)
+{
+  size_t len = strlen (exe);
+  char *path = malloc (len + sizeof ".pdmp");
+  if (path)
+    {
+      memcpy (path, exe, len);
+      memcpy (path + len, ".pdmp", sizeof ".pdmp");
+    }
+  return path;
+}
+
+void
+dumper_set_image_dir (const char *dir)
+{
+  image_dir_override = dir;
+}
+
+const char *
+bridge_image_dir (void)
+{
+  return image_dir_override ? image_dir_override : DUMPER_LIBEXECDIR "/dumper";
+}
+
+double
+bridge_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}

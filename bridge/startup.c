@@ -1,0 +1,323 @@
+/* bridge/startup.c: dumper_startup, the one call at the top of a host's
+   main.
+
+   Owns the start-up sequence shared by every back end: parse the
+   bridge's options, refuse a back end the build lacks, re-execute once
+   with ASLR disabled for an unexec dump, set the flags, find and load a
+   pdump image (or, in a dumped unexec executable, notice that the state
+   is already there) and run the after-load hooks in registration order.
+   It must not print except through the warning handler, and never
+   exits.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PERSONALITY_H
+# include <sys/personality.h>
+#endif
+
+#include "bridge.h"
+#if DUMPER_WITH_PDUMPER
+# include "../pdump/backend.h"
+#endif
+
+/* Set in the environment across the one ASLR re-exec, so the new
+   process knows not to try again.  */
+#define REEXEC_ENV "DUMPER_ASLR_REEXEC"
+
+static struct dumper_start_info start_info;
+static bool started;
+
+struct dumper_start_info *
+bridge_start_info_mut (void)
+{
+  return &start_info;
+}
+
+const struct dumper_start_info *
+dumper_start_info (void)
+{
+  return &start_info;
+}
+
+static const char *
+backend_option (void)
+{
+  return DUMPER_WITH_PDUMPER ? "--with-dumper=pdumper"
+         : DUMPER_WITH_UNEXEC ? "--with-dumper=unexec"
+         : "--with-dumper=none";
+}
+
+/* Refuse requests for a back end this build does not have.  */
+static enum dumper_status
+check_backend (const struct bridge_args *args)
+{
+  if (args->dump == BRIDGE_DUMP_PDUMP && !DUMPER_WITH_PDUMPER)
+    return bridge_fail (DUMPER_E_NO_BACKEND,
+                        "--temacs=pdump needs the portable dumper, but this "
+                        "build was configured with %s%s", backend_option (),
+                        DUMPER_WITH_UNEXEC ? " (use --temacs=dump)" : "");
+  if (args->dump == BRIDGE_DUMP_UNEXEC && !DUMPER_WITH_UNEXEC)
+    return bridge_fail (DUMPER_E_NO_BACKEND,
+                        "--temacs=dump needs unexec, but this build was "
+                        "configured with %s%s", backend_option (),
+                        DUMPER_WITH_PDUMPER ? " (use --temacs=pdump)" : "");
+  if (args->dump_file && !DUMPER_WITH_PDUMPER)
+    return bridge_fail (DUMPER_E_NO_BACKEND,
+                        "--dump-file=%s needs the portable dumper, but this "
+                        "build was configured with %s", args->dump_file,
+                        backend_option ());
+  return DUMPER_OK;
+}
+
+/* An unexec dump must see the same addresses on every run of the
+   dumping program, so it runs with ASLR disabled: set the personality
+   flag and re-execute ourselves once.  Failure is not fatal (the static
+   arena and a non-PIE executable do not move anyway); it is a warning,
+   and the environment variable guarantees we never loop.  */
+static void
+reexec_without_aslr (char **original_argv)
+{
+#ifdef HAVE_SYS_PERSONALITY_H
+  int persona = personality (0xffffffff);
+  bool retried = getenv (REEXEC_ENV) != NULL;
+  unsetenv (REEXEC_ENV);
+  if (persona == -1)
+    {
+      bridge_warn ("cannot read the process personality (%s); dumping "
+                   "with ASLR enabled", strerror (errno));
+      return;
+    }
+  if (persona & ADDR_NO_RANDOMIZE)
+    return;
+  if (retried)
+    {
+      bridge_warn ("re-executed with ADDR_NO_RANDOMIZE but ASLR is still "
+                   "enabled; dumping with ASLR enabled");
+      return;
+    }
+  if (personality ((unsigned long) persona | ADDR_NO_RANDOMIZE) == -1)
+    {
+      bridge_warn ("cannot disable ASLR with personality (%s); dumping "
+                   "with ASLR enabled", strerror (errno));
+      return;
+    }
+  setenv (REEXEC_ENV, "1", 1);
+  execv ("/proc/self/exe", original_argv);
+  int err = errno;
+  unsetenv (REEXEC_ENV);
+  personality ((unsigned long) persona);
+  bridge_warn ("cannot re-execute /proc/self/exe with ASLR disabled (%s); "
+               "dumping with ASLR enabled", strerror (err));
+#else
+  (void) original_argv;
+  bridge_warn ("this system has no personality(2); dumping with ASLR enabled");
+#endif
+}
+
+static void
+run_hooks (void)
+{
+  size_t count;
+  const struct bridge_entry *entries = bridge_registry_entries (&count);
+  for (size_t i = 0; i < count; i++)
+    if (entries[i].kind == BRIDGE_ENTRY_HOOK)
+      entries[i].hook ();
+}
+
+#if DUMPER_WITH_PDUMPER
+
+static enum bridge_entry_kind
+entry_kind_from_pdump (enum pdump_entry_kind kind)
+{
+  switch (kind)
+    {
+    case PDUMP_ENTRY_ROOT: return BRIDGE_ENTRY_ROOT;
+    case PDUMP_ENTRY_WORD: return BRIDGE_ENTRY_WORD;
+    case PDUMP_ENTRY_PTR: return BRIDGE_ENTRY_PTR;
+    case PDUMP_ENTRY_SCALAR: return BRIDGE_ENTRY_SCALAR;
+    case PDUMP_ENTRY_HOOK: return BRIDGE_ENTRY_HOOK;
+    }
+  abort ();
+}
+
+static enum dumper_status
+load_image (const char *path)
+{
+  unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
+  enum dumper_status st = dumper_fingerprint (fingerprint);
+  if (st != DUMPER_OK)
+    return bridge_fail (st, "%s: cannot check the image against this "
+                        "executable: %s", path, dumper_error_detail ());
+
+  char detail[1024] = "";
+  struct pdump_load_request req = { path, fingerprint, detail, sizeof detail };
+  struct pdump_entry *entries = NULL;
+  size_t entry_count = 0;
+  double t0 = bridge_now ();
+  st = pdump_load (&req, &entries, &entry_count);
+  if (st != DUMPER_OK)
+    return bridge_fail_detail (st, detail);
+
+  /* The image's registry replaces whatever the host registered so far:
+     it is the registry of the process that wrote the image.  */
+  bridge_registry_reset ();
+  for (size_t i = 0; i < entry_count; i++)
+    {
+      struct bridge_entry e = { entry_kind_from_pdump (entries[i].kind),
+                                entries[i].addr, entries[i].size,
+                                entries[i].hook };
+      st = bridge_registry_add (&e);
+      if (st != DUMPER_OK)
+        {
+          free (entries);
+          return st;
+        }
+    }
+  free (entries);
+
+  struct dumper_gflags flags = dumper_gflags;
+  flags.initialized_ = true;
+  flags.dumped_with_pdumper_ = true;
+  bridge_set_flags (&flags);
+
+  double t1 = bridge_now ();
+  run_hooks ();
+  double t2 = bridge_now ();
+  pdump_note_hooks_time (t2 - t1);
+
+  start_info.origin = DUMPER_ORIGIN_PDUMP;
+  start_info.image_path = pdump_stats ()->path;
+  start_info.load_seconds = t2 - t0;
+  return DUMPER_OK;
+}
+
+/* Find the image of a start without --dump-file.  Returns DUMPER_OK with
+   *PATH NULL when there is none (a cold start), or with *PATH malloc'd.  */
+static enum dumper_status
+find_image (char **path)
+{
+  *path = NULL;
+  const char *exe = bridge_exe_path ();
+  if (exe == NULL)
+    return DUMPER_OK;
+  char *beside = bridge_image_beside (exe);
+  if (beside == NULL)
+    return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");
+  struct stat st;
+  if (stat (beside, &st) == 0)
+    {
+      *path = beside;
+      return DUMPER_OK;
+    }
+  if (errno != ENOENT && errno != ENOTDIR)
+    {
+      enum dumper_status s = bridge_fail (DUMPER_E_IMAGE_MISSING, "%s: %s",
+                                          beside, strerror (errno));
+      free (beside);
+      return s;
+    }
+  free (beside);
+
+  const char *dir = bridge_image_dir ();
+  const char *base = strrchr (exe, '/');
+  base = base ? base + 1 : exe;
+  size_t len = strlen (dir) + 1 + strlen (base) + sizeof ".pdmp";
+  char *installed = malloc (len);
+  if (installed == NULL)
+    return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");
+  snprintf (installed, len, "%s/%s.pdmp", dir, base);
+  if (stat (installed, &st) == 0)
+    {
+      *path = installed;
+      return DUMPER_OK;
+    }
+  free (installed);
+  return DUMPER_OK;
+}
+
+#endif /* DUMPER_WITH_PDUMPER */
+
+enum dumper_status
+dumper_startup (int *argc, char ***argv)
+{
+  double t0 = bridge_now ();
+  bridge_clear_detail ();
+  if (started)
+    return bridge_fail (DUMPER_E_STATE, "dumper_startup called twice");
+  started = true;
+
+  /* Keep the original vector for the ASLR re-exec: parsing rewrites it.  */
+  int original_count = *argc;
+  char **original = malloc (((size_t) original_count + 1) * sizeof *original);
+  if (original == NULL)
+    return bridge_fail (DUMPER_E_NOMEM, "cannot copy the argument vector");
+  memcpy (original, *argv, (size_t) original_count * sizeof *original);
+  original[original_count] = NULL;
+
+  struct bridge_args args;
+  enum dumper_status st = bridge_parse_args (argc, argv, &args);
+  if (st == DUMPER_OK)
+    st = check_backend (&args);
+  if (st != DUMPER_OK)
+    {
+      free (original);
+      return st;
+    }
+  if (args.dump == BRIDGE_DUMP_UNEXEC)
+    reexec_without_aslr (original);
+  free (original);
+
+  struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
+  flags.will_dump_ = args.dump != BRIDGE_DUMP_NONE;
+  flags.will_dump_with_unexec_ = args.dump == BRIDGE_DUMP_UNEXEC;
+  flags.will_dump_with_pdumper_ = args.dump == BRIDGE_DUMP_PDUMP;
+  bridge_set_flags (&flags);
+
+  start_info.origin = DUMPER_ORIGIN_COLD;
+  start_info.image_path = NULL;
+  start_info.load_seconds = 0;
+
+  if (dumper_gflags.dumped_with_unexec_)
+    {
+      /* A dumped executable: data, arena and registry are already in
+         place; only the hooks remain.  */
+      double t1 = bridge_now ();
+      run_hooks ();
+      start_info.origin = DUMPER_ORIGIN_UNEXEC;
+      start_info.load_seconds = bridge_now () - t1;
+    }
+#if DUMPER_WITH_PDUMPER
+  else if (!args.no_dump_file)
+    {
+      char *path = NULL;
+      if (args.dump_file)
+        {
+          path = strdup (args.dump_file);
+          if (path == NULL)
+            return bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
+        }
+      else
+        {
+          st = find_image (&path);
+          if (st != DUMPER_OK)
+            return st;
+        }
+      if (path)
+        {
+          st = load_image (path);
+          free (path);
+          if (st != DUMPER_OK)
+            return st;
+        }
+    }
+#endif
+
+  start_info.startup_seconds = bridge_now () - t0;
+  return DUMPER_OK;
+}

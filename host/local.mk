@@ -1,0 +1,4 @@
+# host/local.mk: the reference host (dlisp).
+
+install-host:
+uninstall-host:

@@ -1,0 +1,113 @@
+/* dumper/heap.h: how a host describes its heap to libdumper.
+
+   The portable dumper copies the host's objects into an image without
+   knowing their C types.  The host tells it, once per start and before
+   dumping, through one static description:
+
+   - a table of object types, each with a name, a size function and a
+     trace function that reports every pointer field of an object;
+   - its tag scheme: tagged words carry a type tag in their low
+     TAG_BITS bits, and a heap pointer is encoded additively
+     (word = address + tag), so objects are aligned to 1 << TAG_BITS.
+     For each tag value the host says which type it points to, that it
+     is an immediate (a fixnum, a character), or that the type is found
+     in the object's header (header_type).
+
+   The same trace functions serve the host's own collector: a mark phase
+   is a tracer whose callbacks mark (see the reference host, host/gc.c).
+
+   Rules the writer relies on (violations are dump-time errors, never a
+   silent bad image):
+   - every pointer field is reported exactly once per object, as a
+     tagged word, a raw pointer to an object of a known type, or a raw
+     pointer to a pointer-free byte block with its length;
+   - a pointer points to the start of an object (after removing the tag);
+   - fields that are not reported hold no addresses (the optional
+     fixup hook may clear address-dependent fields in the image copy, for
+     example the bucket index of an address-hashed table);
+   - objects with a NULL trace function hold no pointers at all; the
+     writer puts them in the image's cold section, which is never written
+     at load.  */
+
+#ifndef DUMPER_HEAP_H
+#define DUMPER_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dumper_tracer;
+
+/* The callbacks a trace function calls, one per pointer field.  FIELD is
+   the address of the field inside the object being traced.  */
+struct dumper_tracer
+{
+  /* A tagged word: an immediate or a tagged heap pointer.  */
+  void (*word) (struct dumper_tracer *self, const uintptr_t *field);
+  /* A raw pointer (or NULL) to the start of an object of type TYPE.  */
+  void (*ptr) (struct dumper_tracer *self, void *const *field, int type);
+  /* A raw pointer (or NULL) to a pointer-free block of LENGTH bytes,
+     for example string data.  Blocks are shared when two fields point
+     to the same address.  */
+  void (*bytes) (struct dumper_tracer *self, void *const *field, size_t length);
+};
+
+static inline void
+dumper_trace_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  t->word (t, field);
+}
+
+static inline void
+dumper_trace_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  t->ptr (t, field, type);
+}
+
+static inline void
+dumper_trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  t->bytes (t, field, length);
+}
+
+/* One object type.  */
+struct dumper_type
+{
+  /* Name shown by dumper-inspect and in error messages ("cons").  */
+  const char *name;
+  /* Bytes occupied by OBJ, header included; copied verbatim.  */
+  size_t (*size) (const void *obj);
+  /* Report every pointer field of OBJ to T; NULL for pointer-free types.  */
+  void (*trace) (const void *obj, struct dumper_tracer *t);
+  /* Optional: adjust COPY, the image's copy of OBJ, before pointer fields
+     are encoded.  For fields that must not be saved as they are.  */
+  void (*fixup) (const void *obj, void *copy);
+};
+
+/* Tag table entries besides type indexes.  */
+#define DUMPER_TAG_IMMEDIATE (-1)   /* the word is not a pointer */
+#define DUMPER_TAG_BY_HEADER (-2)   /* the type comes from header_type */
+
+/* The whole description.  Must stay valid (static) while the process
+   may dump.  */
+struct dumper_heap
+{
+  const struct dumper_type *types;  /* indexed by type number */
+  int type_count;
+  unsigned tag_bits;                /* 1 .. 4 */
+  /* 1 << tag_bits entries: a type index, DUMPER_TAG_IMMEDIATE or
+     DUMPER_TAG_BY_HEADER.  */
+  const int *tag_types;
+  /* For DUMPER_TAG_BY_HEADER tags: the type of the object at OBJ (an
+     address already checked to lie in the heap or a loaded image).  */
+  int (*header_type) (const void *obj);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DUMPER_HEAP_H */

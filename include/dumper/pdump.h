@@ -1,0 +1,147 @@
+/* dumper/pdump.h: what a host's collector needs from the portable dumper.
+
+   Objects loaded from a pdump image live inside the mapped image, not
+   in the host's allocator.  A collector must therefore (1) recognise
+   them, (2) mark them somewhere other than in the objects themselves
+   (writing a mark into an object would dirty its page, which the
+   design keeps shared with the page cache where it can), and (3) never
+   free them.  The calls here do that in O(1): the image is one
+   contiguous range, and its mark bits are a side bitmap with one bit
+   per 8-byte granule.
+
+   In a build without the portable dumper these compile to constants
+   (nothing is ever in an image), so a host's collector reads the same in
+   every mode.
+
+   Also here: statistics of the load and of the last dump.  */
+
+#ifndef DUMPER_PDUMP_H
+#define DUMPER_PDUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dumper/backend.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Image objects are aligned to this many bytes; one mark bit each.  */
+#define PDUMP_GRANULE 8
+
+/* Private to libdumper: the loaded image's object range and mark
+   bitmap.  Zero when no image is loaded.  */
+struct pdump_range_
+{
+  uintptr_t start;          /* first object byte */
+  uintptr_t end;            /* one past the last object byte */
+  uint64_t *mark_bits;      /* (end - start) / PDUMP_GRANULE bits */
+};
+
+#if DUMPER_WITH_PDUMPER
+
+extern struct pdump_range_ pdump_range_;
+
+/* True when P points inside an object of the loaded image.  */
+static inline bool
+pdump_object_p (const void *p)
+{
+  uintptr_t a = (uintptr_t) p;
+  return a - pdump_range_.start < pdump_range_.end - pdump_range_.start;
+}
+
+/* Mark bits of image objects.  P must satisfy pdump_object_p.  */
+static inline bool
+pdump_marked_p (const void *p)
+{
+  size_t bit = ((uintptr_t) p - pdump_range_.start) / PDUMP_GRANULE;
+  return (pdump_range_.mark_bits[bit / 64] >> (bit % 64)) & 1;
+}
+
+static inline void
+pdump_set_marked (const void *p)
+{
+  size_t bit = ((uintptr_t) p - pdump_range_.start) / PDUMP_GRANULE;
+  pdump_range_.mark_bits[bit / 64] |= (uint64_t) 1 << (bit % 64);
+}
+
+/* Clear every image mark bit (at the start or end of a collection).  */
+void pdump_clear_marks (void);
+
+#else /* !DUMPER_WITH_PDUMPER */
+
+static inline bool pdump_object_p (const void *p) { (void) p; return false; }
+static inline bool pdump_marked_p (const void *p) { (void) p; return false; }
+static inline void pdump_set_marked (const void *p) { (void) p; }
+static inline void pdump_clear_marks (void) { }
+
+#endif /* DUMPER_WITH_PDUMPER */
+
+/* Figures of the image load in this process (all zero when none).  */
+struct pdump_stats
+{
+  bool loaded;
+  bool mapped;                  /* true: mmap; false: read into memory */
+  const char *path;
+  uint64_t file_size;
+  uint64_t hot_size;            /* objects with pointers (relocated) */
+  uint64_t cold_size;           /* pointer-free bytes (never written) */
+  uint64_t discardable_size;    /* relocations and tables (released) */
+  uint64_t object_count;
+  uint64_t image_relocs;        /* words relocated by the image base */
+  uint64_t exe_relocs;          /* words relocated by the executable base */
+  uint64_t root_count;          /* roots, remembered words and pointers */
+  uint64_t scalar_count;
+  uint64_t hook_count;
+  double open_seconds;          /* open, header, fingerprint */
+  double map_seconds;           /* map or read, section checks */
+  double verify_seconds;        /* checksums not fused with relocation */
+  double relocate_seconds;      /* relocation (with the hot checksum) */
+  double restore_seconds;       /* roots and scalars */
+  double hooks_seconds;         /* after-load hooks (measured by the bridge) */
+  double total_seconds;
+  long minor_faults;            /* minor page faults during the load */
+};
+
+/* Figures of the last dump written by this process.  */
+struct pdump_dump_stats
+{
+  bool written;
+  uint64_t file_size;
+  uint64_t hot_size;
+  uint64_t cold_size;
+  uint64_t discardable_size;
+  uint64_t object_count;
+  uint64_t byte_block_count;
+  uint64_t image_relocs;
+  uint64_t exe_relocs;
+  uint64_t root_count;
+  uint64_t scalar_count;
+  uint64_t hook_count;
+  double seconds;
+};
+
+#if DUMPER_WITH_PDUMPER
+const struct pdump_stats *pdump_stats (void);
+const struct pdump_dump_stats *pdump_dump_stats (void);
+#else
+static inline const struct pdump_stats *
+pdump_stats (void)
+{
+  static const struct pdump_stats none;
+  return &none;
+}
+static inline const struct pdump_dump_stats *
+pdump_dump_stats (void)
+{
+  static const struct pdump_dump_stats none;
+  return &none;
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DUMPER_PDUMP_H */

@@ -1,0 +1,68 @@
+/* pdump/backend.h: what the bridge calls in the portable dumper.
+
+   pdump/ never calls into the bridge: the heap description, the
+   registry, the fingerprint and the executable's layout come in as
+   arguments, errors go back as a status plus a detail string written
+   into the caller's buffer.  */
+
+#ifndef DUMPER_PDUMP_BACKEND_H
+#define DUMPER_PDUMP_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dumper/dumper.h>
+#include <dumper/pdump.h>
+
+/* One registry record, in the bridge's registration order.  */
+enum pdump_entry_kind
+{
+  PDUMP_ENTRY_ROOT,     /* tagged word, GC root */
+  PDUMP_ENTRY_WORD,     /* tagged word */
+  PDUMP_ENTRY_PTR,      /* raw pointer to an object of type `size' */
+  PDUMP_ENTRY_SCALAR,   /* `size' bytes */
+  PDUMP_ENTRY_HOOK      /* function */
+};
+
+struct pdump_entry
+{
+  enum pdump_entry_kind kind;
+  void *addr;
+  size_t size;
+  void (*hook) (void);
+};
+
+struct pdump_write_request
+{
+  const char *output;
+  const struct dumper_heap *heap;
+  const struct pdump_entry *entries;
+  size_t entry_count;
+  const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
+  char *detail;                          /* out: error specifics */
+  size_t detail_size;
+};
+
+enum dumper_status pdump_write (const struct pdump_write_request *req);
+
+struct pdump_load_request
+{
+  const char *path;
+  const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
+  char *detail;
+  size_t detail_size;
+};
+
+/* On success the image is mapped, relocated, and the remembered data
+   restored into the executable; *ENTRIES (malloc'd, caller frees) holds
+   the registry the image recorded, in order, for the bridge to adopt and
+   whose hooks it then runs.  */
+enum dumper_status pdump_load (const struct pdump_load_request *req,
+                               struct pdump_entry **entries,
+                               size_t *entry_count);
+
+/* Record the hooks' time in the load statistics.  */
+void pdump_note_hooks_time (double seconds);
+
+#endif /* DUMPER_PDUMP_BACKEND_H */

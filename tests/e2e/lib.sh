@@ -1,0 +1,88 @@
+# tests/e2e/lib.sh: helpers for end-to-end test scripts.
+#
+# A script sources this file, calls `check NAME COMMAND...' or
+# `begin NAME; ...; pass|fail MESSAGE' for each case, and ends with
+# `finish'.  The report uses cmocka's format so tests/run-tests counts
+# it.  Each script gets its own temporary directory $T, removed on exit.
+#
+# Environment (set by `make check'): BUILDDIR, SRCDIR, BACKEND.
+
+: "${BUILDDIR:=`pwd`}"
+: "${SRCDIR:=$BUILDDIR}"
+: "${BACKEND:=pdumper}"
+
+T=`mktemp -d "${TMPDIR:-/tmp}/dumper-e2e.XXXXXX"` || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+_t_pass=0
+_t_fail=0
+_t_skip=0
+_t_failed=
+_t_current=
+
+begin () {
+  _t_current=$1
+  echo "[ RUN      ] $1"
+}
+
+pass () {
+  echo "[       OK ] $_t_current"
+  _t_pass=`expr $_t_pass + 1`
+}
+
+fail () {
+  echo "    $*"
+  echo "[  FAILED  ] $_t_current"
+  _t_fail=`expr $_t_fail + 1`
+  _t_failed="$_t_failed $_t_current"
+}
+
+skip () {
+  echo "[  SKIPPED ] $_t_current: $*"
+  _t_skip=`expr $_t_skip + 1`
+}
+
+# check NAME COMMAND...: the case passes when COMMAND exits 0.
+check () {
+  _name=$1
+  shift
+  begin "$_name"
+  if _out=`"$@" 2>&1`; then
+    pass
+  else
+    _st=$?
+    printf '%s\n' "$_out" | sed 's/^/    | /' | tail -20
+    fail "command exited with status $_st: $*"
+  fi
+}
+
+# expect_status NAME STATUS COMMAND...: passes when COMMAND exits STATUS.
+expect_status () {
+  _name=$1
+  _want=$2
+  shift 2
+  begin "$_name"
+  _out=`"$@" 2>&1`
+  _st=$?
+  if [ "$_st" -eq "$_want" ]; then
+    pass
+  else
+    printf '%s\n' "$_out" | sed 's/^/    | /' | tail -20
+    fail "expected exit status $_want, got $_st: $*"
+  fi
+}
+
+finish () {
+  _total=`expr $_t_pass + $_t_fail`
+  echo "[==========] $_total test(s) run."
+  echo "[  PASSED  ] $_t_pass test(s)."
+  if [ "$_t_skip" -gt 0 ]; then
+    echo "[  SKIPPED ] $_t_skip test(s)."
+  fi
+  if [ "$_t_fail" -gt 0 ]; then
+    echo "[  FAILED  ] $_t_fail test(s), listed below:"
+    for _n in $_t_failed; do echo "[  FAILED  ] $_n"; done
+    exit 1
+  fi
+  exit 0
+}

@@ -1,0 +1,1 @@
+# tests/local.mk: unit tests (cmocka) and end-to-end scripts.

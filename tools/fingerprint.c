@@ -1,0 +1,360 @@
+/* tools/fingerprint.c: dumper-fingerprint, the build step that stamps an
+   executable with the fingerprint of its own build.
+
+   A pdump image records the fingerprint of the executable that wrote it
+   and is refused by any other build.  The fingerprint lives in an ELF
+   note that DUMPER_DEFINE_FINGERPRINT puts in the executable with zero
+   bytes; after linking, this tool hashes the whole file (XXH3-128, with
+   the fingerprint bytes counted as zeros, so stamping is idempotent) and
+   writes the hash into the note.  The same sources linked the same way
+   give the same fingerprint; any change to the linked file gives another.
+
+   The file is rewritten under a temporary name and renamed, so an
+   interrupted run never leaves a half-written executable, and a running
+   copy of the program is not disturbed.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <dumper/dumper.h>
+
+/* Exit statuses (documented in the man page).  */
+enum
+{
+  EXIT_MISMATCH = 1,     /* --check: stored fingerprint is stale */
+  EXIT_USAGE = 64,
+  EXIT_NOT_ELF = 65,     /* not ELF, or no fingerprint note */
+  EXIT_NOINPUT = 66,
+  EXIT_CANTWRITE = 73
+};
+
+static const char *program_name = "dumper-fingerprint";
+
+struct exe
+{
+  const char *path;
+  int fd;
+  unsigned char *bytes;      /* the whole file, mapped read-only */
+  size_t size;
+  mode_t mode;
+  size_t desc_offset;        /* file offset of the fingerprint bytes */
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+"Usage: %s [OPTION] EXECUTABLE...\n"
+"Stamp each EXECUTABLE with the fingerprint of its build, so that pdump\n"
+"images written by it are refused by any other build.  The executable must\n"
+"contain DUMPER_DEFINE_FINGERPRINT (see <dumper/dumper.h>).\n"
+"\n"
+"  -p, --print     print the stored fingerprint, change nothing\n"
+"  -c, --check     exit 1 if the stored fingerprint is not the file's hash\n"
+"  -q, --quiet     do not print the fingerprint after stamping\n"
+"  -h, --help      show this help and exit\n"
+"  -V, --version   show the version and exit\n"
+"\n"
+"Exit status: 0 success, 1 stale fingerprint (--check), 64 usage error,\n"
+"65 not an ELF file or no fingerprint note, 66 cannot read, 73 cannot write.\n",
+           program_name);
+}
+
+static void
+print_hex (const unsigned char *bytes, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    printf ("%02x", bytes[i]);
+}
+
+/* Find the fingerprint note; return 0 or an exit status.  */
+static int
+find_note (struct exe *x)
+{
+  Elf *elf = elf_memory ((char *) x->bytes, x->size);
+  if (elf == NULL || elf_kind (elf) != ELF_K_ELF)
+    {
+      fprintf (stderr, "%s: %s: not an ELF file\n", program_name, x->path);
+      if (elf)
+        elf_end (elf);
+      return EXIT_NOT_ELF;
+    }
+  bool found = false;
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn && !found;
+       scn = elf_nextscn (elf, scn))
+    {
+      GElf_Shdr shdr;
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_NOTE)
+        continue;
+      Elf_Data *data = elf_getdata (scn, NULL);
+      if (data == NULL)
+        continue;
+      size_t offset = 0, name_off, desc_off;
+      GElf_Nhdr nhdr;
+      while ((offset = gelf_getnote (data, offset, &nhdr, &name_off, &desc_off)) > 0)
+        {
+          const char *name = (const char *) data->d_buf + name_off;
+          if (nhdr.n_namesz == sizeof DUMPER_FINGERPRINT_NOTE_NAME
+              && memcmp (name, DUMPER_FINGERPRINT_NOTE_NAME, nhdr.n_namesz) == 0
+              && nhdr.n_type == DUMPER_FINGERPRINT_NOTE_TYPE
+              && nhdr.n_descsz == DUMPER_FINGERPRINT_SIZE)
+            {
+              x->desc_offset = shdr.sh_offset + desc_off;
+              found = true;
+              break;
+            }
+        }
+    }
+  elf_end (elf);
+  if (!found || x->desc_offset + DUMPER_FINGERPRINT_SIZE > x->size)
+    {
+      fprintf (stderr, "%s: %s: no dumper fingerprint note; put "
+               "DUMPER_DEFINE_FINGERPRINT in one source file of the "
+               "executable\n", program_name, x->path);
+      return EXIT_NOT_ELF;
+    }
+  return 0;
+}
+
+static int
+open_exe (struct exe *x, const char *path)
+{
+  memset (x, 0, sizeof *x);
+  x->path = path;
+  x->fd = open (path, O_RDONLY);
+  if (x->fd < 0)
+    {
+      fprintf (stderr, "%s: %s: %s\n", program_name, path, strerror (errno));
+      return EXIT_NOINPUT;
+    }
+  struct stat st;
+  if (fstat (x->fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      fprintf (stderr, "%s: %s: not a regular file\n", program_name, path);
+      close (x->fd);
+      return EXIT_NOINPUT;
+    }
+  x->size = (size_t) st.st_size;
+  x->mode = st.st_mode & 07777;
+  if (x->size == 0)
+    {
+      fprintf (stderr, "%s: %s: not an ELF file (empty)\n", program_name, path);
+      close (x->fd);
+      return EXIT_NOT_ELF;
+    }
+  x->bytes = mmap (NULL, x->size, PROT_READ, MAP_PRIVATE, x->fd, 0);
+  if (x->bytes == MAP_FAILED)
+    {
+      fprintf (stderr, "%s: %s: %s\n", program_name, path, strerror (errno));
+      close (x->fd);
+      return EXIT_NOINPUT;
+    }
+  int status = find_note (x);
+  if (status != 0)
+    {
+      munmap (x->bytes, x->size);
+      close (x->fd);
+    }
+  return status;
+}
+
+static void
+close_exe (struct exe *x)
+{
+  munmap (x->bytes, x->size);
+  close (x->fd);
+}
+
+/* The fingerprint: the file's hash with the fingerprint bytes as zeros.  */
+static void
+compute (const struct exe *x, unsigned char out[DUMPER_FINGERPRINT_SIZE])
+{
+  static const unsigned char zero[DUMPER_FINGERPRINT_SIZE];
+  XXH3_state_t *state = XXH3_createState ();
+  if (state == NULL)
+    {
+      fprintf (stderr, "%s: out of memory\n", program_name);
+      exit (71);
+    }
+  XXH3_128bits_reset (state);
+  XXH3_128bits_update (state, x->bytes, x->desc_offset);
+  XXH3_128bits_update (state, zero, sizeof zero);
+  size_t after = x->desc_offset + DUMPER_FINGERPRINT_SIZE;
+  XXH3_128bits_update (state, x->bytes + after, x->size - after);
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash (&canonical, XXH3_128bits_digest (state));
+  XXH3_freeState (state);
+  memcpy (out, canonical.digest, DUMPER_FINGERPRINT_SIZE);
+}
+
+static bool
+write_all (int fd, const unsigned char *p, size_t n)
+{
+  while (n > 0)
+    {
+      ssize_t w = write (fd, p, n);
+      if (w < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return false;
+        }
+      p += w;
+      n -= (size_t) w;
+    }
+  return true;
+}
+
+/* Rewrite X->path with FP in place of the stored fingerprint.  */
+static int
+stamp (const struct exe *x, const unsigned char fp[DUMPER_FINGERPRINT_SIZE])
+{
+  size_t len = strlen (x->path);
+  char *tmp = malloc (len + sizeof ".fpXXXXXX");
+  if (tmp == NULL)
+    {
+      fprintf (stderr, "%s: out of memory\n", program_name);
+      return 71;
+    }
+  memcpy (tmp, x->path, len);
+  memcpy (tmp + len, ".fpXXXXXX", sizeof ".fpXXXXXX");
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    {
+      fprintf (stderr, "%s: cannot create a temporary file beside %s: %s\n",
+               program_name, x->path, strerror (errno));
+      free (tmp);
+      return EXIT_CANTWRITE;
+    }
+  size_t after = x->desc_offset + DUMPER_FINGERPRINT_SIZE;
+  bool ok = write_all (fd, x->bytes, x->desc_offset)
+            && write_all (fd, fp, DUMPER_FINGERPRINT_SIZE)
+            && write_all (fd, x->bytes + after, x->size - after)
+            && fchmod (fd, x->mode) == 0
+            && fsync (fd) == 0;
+  int err = errno;
+  if (close (fd) != 0 && ok)
+    {
+      ok = false;
+      err = errno;
+    }
+  if (ok && rename (tmp, x->path) != 0)
+    {
+      ok = false;
+      err = errno;
+    }
+  if (!ok)
+    {
+      fprintf (stderr, "%s: cannot write %s: %s\n", program_name, x->path,
+               strerror (err));
+      unlink (tmp);
+      free (tmp);
+      return EXIT_CANTWRITE;
+    }
+  free (tmp);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  enum { MODE_STAMP, MODE_PRINT, MODE_CHECK } mode = MODE_STAMP;
+  bool quiet = false;
+  static const struct option options[] = {
+    { "print", no_argument, NULL, 'p' },
+    { "check", no_argument, NULL, 'c' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 }
+  };
+  int c;
+  while ((c = getopt_long (argc, argv, "pcqhV", options, NULL)) != -1)
+    switch (c)
+      {
+      case 'p': mode = MODE_PRINT; break;
+      case 'c': mode = MODE_CHECK; break;
+      case 'q': quiet = true; break;
+      case 'h': usage (stdout); return 0;
+      case 'V': printf ("dumper-fingerprint (dumper) %s\n", PACKAGE_VERSION); return 0;
+      default:
+        usage (stderr);
+        return EXIT_USAGE;
+      }
+  if (optind >= argc)
+    {
+      fprintf (stderr, "%s: no executable given\n", program_name);
+      usage (stderr);
+      return EXIT_USAGE;
+    }
+  if (elf_version (EV_CURRENT) == EV_NONE)
+    {
+      fprintf (stderr, "%s: libelf is out of date\n", program_name);
+      return EXIT_NOT_ELF;
+    }
+
+  int worst = 0;
+  for (int i = optind; i < argc; i++)
+    {
+      struct exe x;
+      int status = open_exe (&x, argv[i]);
+      if (status != 0)
+        {
+          worst = worst ? worst : status;
+          continue;
+        }
+      unsigned char stored[DUMPER_FINGERPRINT_SIZE], computed[DUMPER_FINGERPRINT_SIZE];
+      memcpy (stored, x.bytes + x.desc_offset, sizeof stored);
+      if (mode == MODE_PRINT)
+        {
+          static const unsigned char zero[DUMPER_FINGERPRINT_SIZE];
+          printf ("%s: ", x.path);
+          if (memcmp (stored, zero, sizeof zero) == 0)
+            printf ("unset\n");
+          else
+            {
+              print_hex (stored, sizeof stored);
+              putchar ('\n');
+            }
+        }
+      else
+        {
+          compute (&x, computed);
+          if (mode == MODE_CHECK)
+            {
+              bool match = memcmp (stored, computed, sizeof stored) == 0;
+              printf ("%s: %s\n", x.path, match ? "ok" : "stale");
+              if (!match && !worst)
+                worst = EXIT_MISMATCH;
+            }
+          else
+            {
+              if (memcmp (stored, computed, sizeof stored) != 0)
+                status = stamp (&x, computed);
+              if (status == 0 && !quiet)
+                {
+                  printf ("%s: ", x.path);
+                  print_hex (computed, sizeof computed);
+                  putchar ('\n');
+                }
+              if (status && !worst)
+                worst = status;
+            }
+        }
+      close_exe (&x);
+    }
+  return worst;
+}

@@ -1,0 +1,12 @@
+# tools/local.mk: the user-facing tools.
+
+BIN_PROGRAMS += tools/dumper-fingerprint
+MAN1 += doc/man/dumper-fingerprint.1
+
+tools/dumper-fingerprint: tools/fingerprint.o
+	$(CC) $(ALL_LDFLAGS) -o $@ tools/fingerprint.o $(ELF_LIBS) $(XXHASH_LIBS)
+tools/fingerprint.o: config.h $(GENERATED_HEADERS)
+
+# Link a host executable and stamp its build fingerprint.  Used by
+# host/local.mk and the tests: $(call link_host,OBJECTS).
+FINGERPRINT = tools/dumper-fingerprint
