@@ -1,0 +1,1 @@
+# tools/migrate/local.mk: dumper-migrate (issue 7).
