@@ -1,1 +1,25 @@
-# tests/local.mk: unit tests (cmocka) and end-to-end scripts.
+# tests/local.mk: the bridge's unit tests and the foundation's
+# end-to-end scripts.  Other parts register their own tests in their
+# own local.mk.
+
+BRIDGE_TESTS = tests/unit/test_args tests/unit/test_startup \
+	tests/unit/test_registry
+CHECK_PROGRAMS += $(BRIDGE_TESTS)
+NOINST_PROGRAMS += tests/unit/flagprobe
+CHECK_SCRIPTS += tests/e2e/fingerprint.sh tests/e2e/build.sh
+
+TEST_CFLAGS = $(CMOCKA_CFLAGS)
+TEST_LIBS = libdumper.a $(CMOCKA_LIBS) $(LIB_DEPLIBS)
+
+tests/unit/%.o: ALL_CFLAGS += $(TEST_CFLAGS)
+
+$(BRIDGE_TESTS): %: %.o libdumper.a
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ $< $(TEST_LIBS)
+
+tests/unit/flagprobe: tests/unit/flagprobe.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/unit/flagprobe.o $(TEST_LIBS)
+	$(FINGERPRINT) -q $@
+
+tests/unit/test_startup: tests/unit/flagprobe
+
+$(BRIDGE_TESTS:=.o) tests/unit/flagprobe.o: config.h $(GENERATED_HEADERS)

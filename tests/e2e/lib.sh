@@ -34,7 +34,8 @@ fail () {
   echo "    $*"
   echo "[  FAILED  ] $_t_current"
   _t_fail=`expr $_t_fail + 1`
-  _t_failed="$_t_failed $_t_current"
+  _t_failed="$_t_failed
+$_t_current"
 }
 
 skip () {
@@ -81,7 +82,7 @@ finish () {
   fi
   if [ "$_t_fail" -gt 0 ]; then
     echo "[  FAILED  ] $_t_fail test(s), listed below:"
-    for _n in $_t_failed; do echo "[  FAILED  ] $_n"; done
+    printf '%s\n' "$_t_failed" | sed '/^$/d; s/^/[  FAILED  ] /'
     exit 1
   fi
   exit 0
