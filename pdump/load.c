@@ -1,19 +1,458 @@
-/* pdump/load.c: the image loader (not yet available; see issue 4).  */
+/* pdump/load.c: pdump_load, from an image file to a live heap.
+
+   The loader is a security boundary: the image is untrusted input.  It
+   checks the header and section table (check.c) before mapping, the
+   checksums of everything it reads, every relocation's position and
+   value while relocating, and every registry record against the
+   executable's layout before writing a single byte outside the image.
+   Only then does it restore the remembered statics.  Any failure
+   unmaps the image and leaves the process as it was.
+
+   Sequence and where the time goes (pdump_stats):
+     open      open, read the first page, check the header, fingerprint
+     map       map the whole file MAP_PRIVATE (or read it into anonymous
+               memory when mapping fails or DUMPER_PDUMP_NO_MMAP is set)
+     verify    checksums of COLD and the discardable tables
+     relocate  HOT, hashed chunk by chunk and relocated in place
+     restore   roots, remembered words and pointers, scalars
+   Afterwards the discardable part (relocations, registry, inspection
+   tables) is unmapped, and a mark bitmap for the collector is mapped.
+
+   Only HOT pages are written, so COLD pages stay shared with the page
+   cache (in the mapped case).  */
 
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "check.h"
+#include "exe.h"
+#include "format.h"
+#include "internal.h"
+
+extern size_t pdump_mark_bytes_;
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static long
+minor_faults (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+
+static enum dumper_status
+fail (const struct pdump_load_request *req, enum dumper_status status,
+      const char *what, int err)
+{
+  snprintf (req->detail, req->detail_size, "%s: %s%s%s", req->path, what,
+            err ? ": " : "", err ? strerror (err) : "");
+  return status;
+}
+
+/* Read exactly SIZE bytes at OFFSET; false on error or end of file.  */
+static bool
+read_at (int fd, void *buf, size_t size, off_t offset)
+{
+  unsigned char *p = buf;
+  while (size > 0)
+    {
+      ssize_t n = pread (fd, p, size > (1u << 30) ? (1u << 30) : size, offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = 0;
+          return false;
+        }
+      p += n;
+      size -= (size_t) n;
+      offset += n;
+    }
+  return true;
+}
+
+/* Where the image is in memory and how it got there.  */
+struct placement
+{
+  unsigned char *base;        /* file offset 0 */
+  unsigned char *region;      /* what to unmap on failure */
+  size_t region_size;
+  enum pdump_load_method method;
+  bool hot_pending;           /* HOT still to be read (by relocate) */
+  int fd;
+  uint64_t hot_offset;
+};
+
+/* HOT gets huge pages when it is aligned to them.  */
+#define HUGE_PAGE (2u << 20)
+
+static enum pdump_load_method
+choose_method (const struct pdump_view *view)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  if (getenv ("DUMPER_PDUMP_NO_MMAP") != NULL
+      || view->header.page_size % (uint64_t) page != 0)
+    return PDUMP_LOAD_READ;
+  const char *m = getenv ("DUMPER_PDUMP_LOAD");
+  if (m && strcmp (m, "map") == 0)
+    return PDUMP_LOAD_MAP;
+  if (m && strcmp (m, "read") == 0)
+    return PDUMP_LOAD_READ;
+  return PDUMP_LOAD_HYBRID;
+}
+
+/* The whole file in anonymous memory.  */
+static bool
+place_read (struct placement *p, uint64_t size, const struct pdump_load_request *req,
+            enum dumper_status *st)
+{
+  void *m = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    {
+      *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
+                  errno);
+      return false;
+    }
+  if (!read_at (p->fd, m, size, 0))
+    {
+      int err = errno;
+      munmap (m, size);
+      *st = err ? fail (req, DUMPER_E_IO, "cannot read the image", err)
+                : fail (req, DUMPER_E_IMAGE_TRUNCATED,
+                        "the file became shorter while it was read", 0);
+      return false;
+    }
+  p->base = p->region = m;
+  p->region_size = size;
+  p->method = PDUMP_LOAD_READ;
+  return true;
+}
+
+/* HOT in anonymous memory aligned for huge pages, to be read while it is
+   relocated; everything else mapped from the file.  Private file pages
+   written by relocation would each cost a copy-on-write fault; one
+   huge-page fault per 2 MiB plus a read is far cheaper.  */
+static bool
+place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
+{
+  const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
+  size_t region_size = size + HUGE_PAGE;
+  unsigned char *region = mmap (NULL, region_size, PROT_NONE,
+                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (region == MAP_FAILED)
+    return false;
+  uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
+                     & ~(uintptr_t) (HUGE_PAGE - 1);
+  unsigned char *base = (unsigned char *) (hot_at - hot->offset);
+  int prot = PROT_READ | PROT_WRITE;
+  bool ok = mmap (base, hot->offset, prot, MAP_PRIVATE | MAP_FIXED, p->fd, 0)
+            != MAP_FAILED;
+  if (ok && hot->size)
+    {
+      ok = mmap (base + hot->offset, hot->size, prot,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED;
+      if (ok)
+        madvise (base + hot->offset, hot->size, MADV_HUGEPAGE);
+    }
+  uint64_t cold_offset = view->sections[PDUMP_SECTION_COLD].offset;
+  if (ok && size > cold_offset)
+    ok = mmap (base + cold_offset, size - cold_offset, prot,
+               MAP_PRIVATE | MAP_FIXED, p->fd, (off_t) cold_offset) != MAP_FAILED;
+  if (!ok)
+    {
+      munmap (region, region_size);
+      return false;
+    }
+  p->base = base;
+  p->region = region;
+  p->region_size = region_size;
+  p->method = PDUMP_LOAD_HYBRID;
+  p->hot_pending = hot->size > 0;
+  p->hot_offset = hot->offset;
+  return true;
+}
+
+static bool
+fill_hot (void *ctx, unsigned char *dest, uint64_t offset, uint64_t size)
+{
+  const struct placement *p = ctx;
+  return read_at (p->fd, dest, (size_t) size, (off_t) (p->hot_offset + offset));
+}
+
+/* Bring the whole file into memory by the chosen method, falling back
+   to reading it when mapping fails.  */
+static bool
+bring_in (struct placement *p, const struct pdump_load_request *req,
+          uint64_t size, const struct pdump_view *view, enum dumper_status *st)
+{
+  enum pdump_load_method method = choose_method (view);
+  if (method == PDUMP_LOAD_HYBRID && place_hybrid (p, view, size))
+    return true;
+  if (method == PDUMP_LOAD_MAP)
+    {
+      void *m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, 0);
+      if (m != MAP_FAILED)
+        {
+          p->base = p->region = m;
+          p->region_size = size;
+          p->method = PDUMP_LOAD_MAP;
+          return true;
+        }
+    }
+  return place_read (p, size, req, st);
+}
+
+static uintptr_t
+decode (unsigned kind, uint64_t value, uintptr_t base, uintptr_t bias)
+{
+  switch (kind)
+    {
+    case PDUMP_VALUE_IMAGE: return base + value;
+    case PDUMP_VALUE_EXE: return bias + value;
+    default: return (uintptr_t) value;
+    }
+}
+
+static enum pdump_entry_kind
+entry_kind (unsigned record_kind)
+{
+  switch (record_kind)
+    {
+    case PDUMP_RECORD_ROOT: return PDUMP_ENTRY_ROOT;
+    case PDUMP_RECORD_WORD: return PDUMP_ENTRY_WORD;
+    case PDUMP_RECORD_PTR: return PDUMP_ENTRY_PTR;
+    case PDUMP_RECORD_SCALAR: return PDUMP_ENTRY_SCALAR;
+    default: return PDUMP_ENTRY_HOOK;
+    }
+}
+
+/* Write the remembered statics and build the registry for the bridge.
+   The records were checked by pdump_check_registry.  */
+static struct pdump_entry *
+restore (const struct pdump_view *view, const unsigned char *base,
+         const struct pdump_exe *exe, struct pdump_stats *stats)
+{
+  const struct pdump_section *reg = &view->sections[PDUMP_SECTION_REGISTRY];
+  const unsigned char *scalars = base + view->sections[PDUMP_SECTION_SCALAR_DATA].offset;
+  struct pdump_entry *entries = malloc ((reg->count ? reg->count : 1) * sizeof *entries);
+  if (entries == NULL)
+    return NULL;
+  for (uint64_t i = 0; i < reg->count; i++)
+    {
+      struct pdump_record r;
+      memcpy (&r, base + reg->offset + i * sizeof r, sizeof r);
+      struct pdump_entry *e = &entries[i];
+      e->kind = entry_kind (r.kind);
+      e->addr = (void *) (exe->bias + r.exe_offset);
+      e->size = r.kind == PDUMP_RECORD_PTR ? r.type
+                : r.kind == PDUMP_RECORD_SCALAR ? r.size : 0;
+      e->hook = NULL;
+      switch (r.kind)
+        {
+        case PDUMP_RECORD_ROOT:
+        case PDUMP_RECORD_WORD:
+        case PDUMP_RECORD_PTR:
+          {
+            uintptr_t value = decode (r.value_kind, r.value, (uintptr_t) base,
+                                      exe->bias);
+            memcpy (e->addr, &value, sizeof value);
+            stats->root_count++;
+            break;
+          }
+        case PDUMP_RECORD_SCALAR:
+          memcpy (e->addr, scalars + r.value, r.size);
+          stats->scalar_count++;
+          break;
+        case PDUMP_RECORD_HOOK:
+          e->addr = NULL;
+          e->hook = (void (*) (void)) (exe->bias + r.exe_offset);
+          stats->hook_count++;
+          break;
+        }
+    }
+  return entries;
+}
 
 enum dumper_status
-pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries,
+pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_out,
             size_t *entry_count)
 {
-  *entries = NULL;
+  *entries_out = NULL;
   *entry_count = 0;
-  snprintf (req->detail, req->detail_size,
-            "%s: the portable dumper's image loader is not available yet",
-            req->path);
-  return DUMPER_E_NO_BACKEND;
+  if (pdump_range_.end != 0)
+    return fail (req, DUMPER_E_STATE, "an image is already loaded", 0);
+
+  double t0 = now ();
+  long faults0 = minor_faults ();
+  struct pdump_stats stats;
+  memset (&stats, 0, sizeof stats);
+
+  int fd = open (req->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail (req, DUMPER_E_IMAGE_MISSING, "cannot open the image", errno);
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    {
+      int err = errno;
+      close (fd);
+      return fail (req, DUMPER_E_IO, "cannot read the image", err);
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return fail (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
+    }
+
+  /* The header and section table sit in the first page.  */
+  unsigned char first[4096];
+  size_t available = st.st_size < (off_t) sizeof first ? (size_t) st.st_size
+                                                        : sizeof first;
+  if (available && !read_at (fd, first, available, 0))
+    {
+      int err = errno;
+      close (fd);
+      return fail (req, DUMPER_E_IO, "cannot read the image", err);
+    }
+  struct pdump_view view;
+  enum dumper_status status
+    = pdump_check_header (first, available, (uint64_t) st.st_size,
+                          req->fingerprint, req->path, &view, req->detail,
+                          req->detail_size);
+  if (status != DUMPER_OK)
+    {
+      close (fd);
+      return status;
+    }
+  double t_open = now ();
+
+  uint64_t size = view.header.file_size;
+  struct placement place = { .fd = fd };
+  if (!bring_in (&place, req, size, &view, &status))
+    {
+      close (fd);
+      return status;
+    }
+  unsigned char *base = place.base;
+  double t_map = now ();
+
+  /* The tables the loader reads, and COLD (which it does not, but which
+     the host will).  */
+  static const enum pdump_section_kind verified[] = {
+    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
+    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
+  };
+  for (size_t i = 0; i < sizeof verified / sizeof verified[0] && status == DUMPER_OK; i++)
+    status = pdump_check_section_sum (&view, verified[i],
+                                      base + view.sections[verified[i]].offset,
+                                      req->path, req->detail, req->detail_size);
+  double t_verify = now ();
+
+  struct pdump_exe exe;
+  if (status == DUMPER_OK && !pdump_exe_layout (&exe))
+    status = fail (req, DUMPER_E_EXE, "cannot read the executable's program "
+                   "headers", 0);
+  uint64_t image_relocs = 0, exe_relocs = 0;
+  if (status == DUMPER_OK)
+    status = pdump_relocate (&view, base + view.sections[PDUMP_SECTION_HOT].offset,
+                             place.hot_pending ? fill_hot : NULL, &place,
+                             base + view.sections[PDUMP_SECTION_RELOC_IMAGE].offset,
+                             base + view.sections[PDUMP_SECTION_RELOC_EXE].offset,
+                             (uintptr_t) base, exe.bias, exe.hi, &image_relocs,
+                             &exe_relocs, req->path, req->detail,
+                             req->detail_size);
+  close (fd);
+  if (status == DUMPER_OK)
+    status = pdump_check_registry (&view,
+                                   base + view.sections[PDUMP_SECTION_REGISTRY].offset,
+                                   &exe, req->path, req->detail, req->detail_size);
+  double t_reloc = now ();
+
+  uint64_t span = view.objects_end - view.objects_start;
+  size_t mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
+  uint64_t *marks = NULL;
+  if (status == DUMPER_OK)
+    {
+      marks = mmap (NULL, mark_bytes ? mark_bytes : 8, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (marks == MAP_FAILED)
+        status = fail (req, DUMPER_E_NOMEM, "cannot allocate the mark bitmap",
+                       errno);
+    }
+  struct pdump_entry *entries = NULL;
+  if (status == DUMPER_OK)
+    {
+      entries = restore (&view, base, &exe, &stats);
+      if (entries == NULL)
+        {
+          munmap (marks, mark_bytes ? mark_bytes : 8);
+          status = fail (req, DUMPER_E_NOMEM, "out of memory for the registry", 0);
+        }
+    }
+  if (status != DUMPER_OK)
+    {
+      munmap (place.region, place.region_size);
+      return status;
+    }
+  double t_restore = now ();
+
+  /* Keep HOT and COLD; give back the rest, and the alignment slack.  */
+  munmap (base + view.discard_start, size - view.discard_start);
+  if (place.method == PDUMP_LOAD_HYBRID)
+    {
+      unsigned char *region_end = place.region + place.region_size;
+      unsigned char *kept_end = base + view.discard_start;
+      if (base > place.region)
+        munmap (place.region, (size_t) (base - place.region));
+      if (region_end > kept_end)
+        munmap (kept_end, (size_t) (region_end - kept_end));
+    }
+
+  pdump_range_.start = (uintptr_t) base + view.objects_start;
+  pdump_range_.end = (uintptr_t) base + view.objects_end;
+  pdump_range_.mark_bits = marks;
+  pdump_mark_bytes_ = mark_bytes;
+
+  stats.loaded = true;
+  stats.mapped = place.method != PDUMP_LOAD_READ;
+  stats.method = place.method;
+  stats.path = strdup (req->path);
+  stats.file_size = size;
+  stats.hot_size = view.sections[PDUMP_SECTION_HOT].size;
+  stats.cold_size = view.sections[PDUMP_SECTION_COLD].size;
+  stats.discardable_size = size - view.discard_start;
+  stats.object_count = view.header.object_count;
+  stats.image_relocs = image_relocs;
+  stats.exe_relocs = exe_relocs;
+  stats.open_seconds = t_open - t0;
+  stats.map_seconds = t_map - t_open;
+  stats.verify_seconds = t_verify - t_map;
+  stats.relocate_seconds = t_reloc - t_verify;
+  stats.restore_seconds = t_restore - t_reloc;
+  stats.total_seconds = now () - t0;
+  stats.minor_faults = minor_faults () - faults0;
+  pdump_load_stats_ = stats;
+
+  *entries_out = entries;
+  *entry_count = (size_t) view.sections[PDUMP_SECTION_REGISTRY].count;
+  return DUMPER_OK;
 }

@@ -1,3 +1,31 @@
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
-LIB_SRCS_pdumper += pdump/gc.c pdump/load.c pdump/stats.c pdump/write.c
+LIB_SRCS_pdumper += pdump/addrmap.c pdump/check.c pdump/exe.c pdump/gc.c \
+	pdump/load.c pdump/maps.c pdump/stats.c pdump/walk.c pdump/write.c
+
+# The format checks, for tools that read images in any build.
+PDUMP_FORMAT_OBJS = pdump/check.o pdump/exe.o pdump/addrmap.o
+
+# Tests of the portable dumper.
+NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
+CHECK_PROGRAMS += tests/pdump/test_check
+CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh
+
+tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
+tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
+
+tests/pdump/toyhost: tests/pdump/toyhost.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost.o libdumper.a $(LIB_DEPLIBS) -lm
+	$(FINGERPRINT) -q $@
+
+# The same program built differently: its images must be refused by
+# toyhost (another fingerprint) and vice versa.
+tests/pdump/toyhost-variant.o: tests/pdump/toyhost.c config.h $(GENERATED_HEADERS)
+	@$(MKDIR_P) $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DTOY_VARIANT=2 -c -o $@ $<
+tests/pdump/toyhost-variant: tests/pdump/toyhost-variant.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost-variant.o libdumper.a $(LIB_DEPLIBS) -lm
+	$(FINGERPRINT) -q $@
+
+tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(LIB_DEPLIBS)

@@ -1,16 +1,417 @@
-/* pdump/write.c: the image writer (not yet available; see issue 4).  */
+/* pdump/write.c: pdump_write, from a finished walk to a file on disk.
+
+   Owns the file layout (see format.h): it places the sections, turns
+   the walk's section-relative offsets into file offsets, sorts the
+   executable relocations, encodes the object index, computes the
+   checksums and writes everything to a temporary file in the target's
+   directory, which is synced and renamed over the target.  A failure at
+   any point removes the temporary file: the target is either the old
+   file or the complete new one.  SIGXFSZ is ignored while writing, so a
+   file-size limit is an error the caller sees, not a killed process.  */
 
 #include <config.h>
 
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "backend.h"
+#include <xxhash.h>
+
+#include "format.h"
+#include "internal.h"
+#include "walk.h"
+
+enum section_slot
+{
+  S_HOT, S_COLD, S_RELOC_IMAGE, S_RELOC_EXE, S_REGISTRY, S_SCALAR_DATA,
+  S_TYPES, S_OBJECTS, S_COUNT
+};
+
+struct layout
+{
+  struct pdump_header header;
+  struct pdump_section sections[S_COUNT];
+  const void *content[S_COUNT];
+  unsigned char *owned[S_COUNT];    /* buffers built here, to free */
+  uint64_t page_size;
+  uint64_t end;
+};
+
+static uint64_t
+align_up (uint64_t n, uint64_t alignment)
+{
+  return (n + alignment - 1) & ~(alignment - 1);
+}
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static int
+compare_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* Unsigned LEB128.  */
+static size_t
+put_uleb (unsigned char *out, uint64_t value)
+{
+  size_t n = 0;
+  do
+    {
+      unsigned char byte = value & 0x7f;
+      value >>= 7;
+      out[n++] = byte | (value ? 0x80 : 0);
+    }
+  while (value);
+  return n;
+}
+
+static unsigned char *
+encode_objects (const struct pdump_walk *w, size_t *size)
+{
+  unsigned char *out = malloc (w->object_count * 20 + 1);
+  if (out == NULL)
+    return NULL;
+  /* Walk order interleaves HOT and COLD objects; the index lists HOT
+     ones first, then COLD ones, each in image order.  */
+  size_t n = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < w->object_count; i++)
+      {
+        const struct pdump_objinfo *o = &w->objects[i];
+        bool hot = o->type != PDUMP_TYPE_BYTES
+                   && w->heap->types[o->type].trace != NULL;
+        if (hot != (pass == 0))
+          continue;
+        n += put_uleb (out + n, o->type);
+        n += put_uleb (out + n, o->size);
+      }
+  *size = n;
+  return out;
+}
+
+static unsigned char *
+encode_types (const struct dumper_heap *heap, size_t *size)
+{
+  size_t names = 0;
+  for (int t = 0; t < heap->type_count; t++)
+    names += strlen (heap->types[t].name);
+  size_t table = (size_t) heap->type_count * sizeof (struct pdump_type_entry);
+  unsigned char *out = calloc (1, table + names + 1);
+  if (out == NULL)
+    return NULL;
+  size_t at = table;
+  for (int t = 0; t < heap->type_count; t++)
+    {
+      size_t len = strlen (heap->types[t].name);
+      struct pdump_type_entry e = { (uint32_t) at, (uint32_t) len };
+      memcpy (out + (size_t) t * sizeof e, &e, sizeof e);
+      memcpy (out + at, heap->types[t].name, len);
+      at += len;
+    }
+  *size = at;
+  return out;
+}
+
+/* Rewrite the walk's offsets into file offsets, now that HOT and COLD
+   have their places.  */
+static void
+finalise_offsets (struct pdump_walk *w, uint64_t hot_offset, uint64_t cold_offset)
+{
+  size_t words = (size_t) ((w->hot.size / 8 + 63) / 64);
+  for (size_t i = 0; i < words; i++)
+    for (uint64_t bits = w->image_bits[i]; bits; bits &= bits - 1)
+      {
+        size_t word = i * 64 + (size_t) __builtin_ctzll (bits);
+        uint64_t value;
+        memcpy (&value, w->hot.data + word * 8, 8);
+        value = pdump_walk_file_offset (value, hot_offset, cold_offset);
+        memcpy (w->hot.data + word * 8, &value, 8);
+      }
+  for (size_t i = 0; i < w->record_count; i++)
+    if (w->records[i].value_kind == PDUMP_VALUE_IMAGE)
+      w->records[i].value = pdump_walk_file_offset (w->records[i].value,
+                                                    hot_offset, cold_offset);
+}
+
+static void
+set_section (struct layout *l, enum section_slot slot, uint32_t kind,
+             const void *content, uint64_t size, uint64_t count, uint64_t align)
+{
+  struct pdump_section *s = &l->sections[slot];
+  memset (s, 0, sizeof *s);
+  s->kind = kind;
+  s->offset = align_up (l->end, align);
+  s->size = size;
+  s->count = count;
+  s->checksum = XXH3_64bits (content, size);
+  l->content[slot] = content;
+  l->end = s->offset + size;
+}
+
+static enum dumper_status
+build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
+              struct layout *l)
+{
+  memset (l, 0, sizeof *l);
+  long page = sysconf (_SC_PAGESIZE);
+  l->page_size = page > 4096 ? (uint64_t) page : 4096;
+
+  /* Header and section table fit in the first page.  */
+  l->end = l->page_size;
+  uint64_t hot_offset = l->end;
+  uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
+  finalise_offsets (w, hot_offset, cold_offset);
+  qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t), compare_u32);
+
+  size_t bitmap_bytes = (size_t) ((w->hot.size / 8 + 63) / 64) * 8;
+  size_t types_size, objects_size;
+  l->owned[S_TYPES] = encode_types (w->heap, &types_size);
+  l->owned[S_OBJECTS] = encode_objects (w, &objects_size);
+  if (l->owned[S_TYPES] == NULL || l->owned[S_OBJECTS] == NULL)
+    return DUMPER_E_NOMEM;
+
+  set_section (l, S_HOT, PDUMP_SECTION_HOT, w->hot.data, w->hot.size,
+               w->hot_object_count, l->page_size);
+  set_section (l, S_COLD, PDUMP_SECTION_COLD, w->cold.data, w->cold.size,
+               w->cold_object_count + w->block_count, l->page_size);
+  set_section (l, S_RELOC_IMAGE, PDUMP_SECTION_RELOC_IMAGE, w->image_bits,
+               bitmap_bytes, w->image_reloc_count, l->page_size);
+  set_section (l, S_RELOC_EXE, PDUMP_SECTION_RELOC_EXE, w->exe_relocs.data,
+               w->exe_relocs.size * sizeof (uint32_t), w->exe_relocs.size, 8);
+  set_section (l, S_REGISTRY, PDUMP_SECTION_REGISTRY, w->records,
+               w->record_count * sizeof (struct pdump_record), w->record_count, 8);
+  set_section (l, S_SCALAR_DATA, PDUMP_SECTION_SCALAR_DATA, w->scalar_data.data,
+               w->scalar_data.size, 0, 8);
+  set_section (l, S_TYPES, PDUMP_SECTION_TYPES, l->owned[S_TYPES], types_size,
+               (uint64_t) w->heap->type_count, 8);
+  set_section (l, S_OBJECTS, PDUMP_SECTION_OBJECTS, l->owned[S_OBJECTS],
+               objects_size, w->hot_object_count, 8);
+
+  struct pdump_header *h = &l->header;
+  memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
+  h->format_version = PDUMP_FORMAT_VERSION;
+  h->header_size = sizeof *h;
+  h->word_size = sizeof (void *);
+  h->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                  ? PDUMP_BYTE_ORDER_LITTLE : PDUMP_BYTE_ORDER_BIG;
+#if defined __x86_64__
+  h->machine = EM_X86_64;
+#elif defined __aarch64__
+  h->machine = EM_AARCH64;
+#elif defined __i386__
+  h->machine = EM_386;
+#else
+  h->machine = EM_NONE;
+#endif
+  h->section_count = S_COUNT;
+  h->file_size = l->end;
+  h->page_size = l->page_size;
+  h->section_table_offset = sizeof *h;
+  memcpy (h->fingerprint, req->fingerprint, sizeof h->fingerprint);
+  h->object_count = w->object_count;
+  h->type_count = (uint32_t) w->heap->type_count;
+  h->tag_bits = w->heap->tag_bits;
+  XXH3_state_t *state = XXH3_createState ();
+  if (state == NULL)
+    return DUMPER_E_NOMEM;
+  XXH3_64bits_reset (state);
+  XXH3_64bits_update (state, h, offsetof (struct pdump_header, header_checksum));
+  XXH3_64bits_update (state, l->sections, sizeof l->sections);
+  h->header_checksum = XXH3_64bits_digest (state);
+  XXH3_freeState (state);
+  return DUMPER_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing.  */
+
+static bool
+write_fully (int fd, const void *data, size_t size)
+{
+  const unsigned char *p = data;
+  while (size > 0)
+    {
+      ssize_t n = write (fd, p, size > (1 << 30) ? (1 << 30) : size);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return false;
+        }
+      p += n;
+      size -= (size_t) n;
+    }
+  return true;
+}
+
+static bool
+write_zeros (int fd, uint64_t count)
+{
+  static const unsigned char zeros[4096];
+  while (count > 0)
+    {
+      size_t n = count > sizeof zeros ? sizeof zeros : (size_t) count;
+      if (!write_fully (fd, zeros, n))
+        return false;
+      count -= n;
+    }
+  return true;
+}
+
+static bool
+write_layout (int fd, const struct layout *l)
+{
+  uint64_t at = 0;
+  if (!write_fully (fd, &l->header, sizeof l->header)
+      || !write_fully (fd, l->sections, sizeof l->sections))
+    return false;
+  at = sizeof l->header + sizeof l->sections;
+  for (int s = 0; s < S_COUNT; s++)
+    {
+      const struct pdump_section *sec = &l->sections[s];
+      if (!write_zeros (fd, sec->offset - at)
+          || (sec->size && !write_fully (fd, l->content[s], sec->size)))
+        return false;
+      at = sec->offset + sec->size;
+    }
+  return true;
+}
+
+/* The directory part of PATH, in malloc'd storage.  */
+static char *
+directory_of (const char *path)
+{
+  char *copy = strdup (path);
+  if (copy == NULL)
+    return NULL;
+  char *dir = strdup (dirname (copy));
+  free (copy);
+  return dir;
+}
+
+static enum dumper_status
+write_file (const char *output, const struct layout *l, char *detail,
+            size_t detail_size)
+{
+  size_t len = strlen (output);
+  char *tmp = malloc (len + sizeof ".tmpXXXXXX");
+  if (tmp == NULL)
+    return DUMPER_E_NOMEM;
+  memcpy (tmp, output, len);
+  memcpy (tmp + len, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    {
+      snprintf (detail, detail_size, "%s: cannot create the image: %s",
+                output, strerror (errno));
+      free (tmp);
+      return DUMPER_E_OUTPUT;
+    }
+
+  struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+  sigemptyset (&ignore.sa_mask);
+  sigaction (SIGXFSZ, &ignore, &old);
+  mode_t mask = umask (0);
+  umask (mask);
+  bool ok = write_layout (fd, l) && fchmod (fd, 0644 & ~mask) == 0
+            && fsync (fd) == 0;
+  int err = errno;
+  if (close (fd) != 0 && ok)
+    {
+      ok = false;
+      err = errno;
+    }
+  sigaction (SIGXFSZ, &old, NULL);
+  if (!ok)
+    {
+      snprintf (detail, detail_size, "%s: cannot write the image: %s",
+                output, strerror (err));
+      unlink (tmp);
+      free (tmp);
+      return DUMPER_E_IO;
+    }
+  if (rename (tmp, output) != 0)
+    {
+      snprintf (detail, detail_size, "%s: cannot rename the finished image "
+                "into place: %s", output, strerror (errno));
+      unlink (tmp);
+      free (tmp);
+      return DUMPER_E_OUTPUT;
+    }
+  free (tmp);
+  /* Make the rename itself durable.  */
+  char *dir = directory_of (output);
+  if (dir)
+    {
+      int dfd = open (dir, O_RDONLY | O_DIRECTORY);
+      if (dfd >= 0)
+        {
+          fsync (dfd);
+          close (dfd);
+        }
+      free (dir);
+    }
+  return DUMPER_OK;
+}
 
 enum dumper_status
 pdump_write (const struct pdump_write_request *req)
 {
-  snprintf (req->detail, req->detail_size,
-            "%s: the portable dumper's image writer is not available yet",
-            req->output);
-  return DUMPER_E_NO_BACKEND;
+  double t0 = now ();
+  struct pdump_walk walk;
+  enum dumper_status st = pdump_walk_run (&walk, req);
+  struct layout l;
+  memset (&l, 0, sizeof l);
+  if (st == DUMPER_OK)
+    {
+      st = build_layout (&walk, req, &l);
+      if (st != DUMPER_OK)
+        snprintf (req->detail, req->detail_size,
+                  "%s: out of memory laying out the image", req->output);
+    }
+  if (st == DUMPER_OK)
+    st = write_file (req->output, &l, req->detail, req->detail_size);
+  if (st == DUMPER_OK)
+    {
+      struct pdump_dump_stats *s = &pdump_dump_stats_;
+      s->written = true;
+      s->file_size = l.header.file_size;
+      s->hot_size = l.sections[S_HOT].size;
+      s->cold_size = l.sections[S_COLD].size;
+      s->discardable_size = l.end - l.sections[S_RELOC_IMAGE].offset;
+      s->object_count = walk.hot_object_count + walk.cold_object_count;
+      s->byte_block_count = walk.block_count;
+      s->image_relocs = walk.image_reloc_count;
+      s->exe_relocs = walk.exe_relocs.size;
+      s->root_count = s->scalar_count = s->hook_count = 0;
+      for (size_t i = 0; i < walk.record_count; i++)
+        switch (walk.records[i].kind)
+          {
+          case PDUMP_RECORD_SCALAR: s->scalar_count++; break;
+          case PDUMP_RECORD_HOOK: s->hook_count++; break;
+          default: s->root_count++; break;
+          }
+      s->seconds = now () - t0;
+    }
+  for (int i = 0; i < S_COUNT; i++)
+    free (l.owned[i]);
+  pdump_walk_free (&walk);
+  return st;
 }

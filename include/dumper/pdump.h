@@ -78,11 +78,24 @@ static inline void pdump_clear_marks (void) { }
 
 #endif /* DUMPER_WITH_PDUMPER */
 
+/* How the image was brought into memory.  */
+enum pdump_load_method
+{
+  /* HOT read into anonymous memory (transparent huge pages where the
+     kernel allows), COLD mapped from the file: the default.  */
+  PDUMP_LOAD_HYBRID,
+  /* The whole file mapped privately; HOT pages copied on write.  */
+  PDUMP_LOAD_MAP,
+  /* The whole file read into anonymous memory: no file mapping.  */
+  PDUMP_LOAD_READ
+};
+
 /* Figures of the image load in this process (all zero when none).  */
 struct pdump_stats
 {
   bool loaded;
-  bool mapped;                  /* true: mmap; false: read into memory */
+  bool mapped;                  /* COLD is a file mapping (not READ) */
+  enum pdump_load_method method;
   const char *path;
   uint64_t file_size;
   uint64_t hot_size;            /* objects with pointers (relocated) */

@@ -1,0 +1,477 @@
+/* pdump/check.c: validation of image bytes, and relocation.
+
+   Shared by the loader and dumper-inspect --check, so both accept and
+   refuse exactly the same images with the same error classes.  The
+   rules follow format.h; each check names what it found and where.
+
+   Classes, in the order the checks run:
+     DUMPER_E_IMAGE_TRUNCATED   shorter than a header, or than the
+                                header's file_size
+     DUMPER_E_IMAGE_MAGIC       not a dumper image
+     DUMPER_E_IMAGE_VERSION     another format version
+     DUMPER_E_IMAGE_ARCH        another word size, byte order or machine
+     DUMPER_E_IMAGE_CORRUPT     bad header checksum, section table,
+                                section checksum, record or relocation
+     DUMPER_E_IMAGE_FINGERPRINT another build of the executable
+   The fingerprint is compared after the header checksum, so a damaged
+   fingerprint field is reported as corruption, and a well-formed image
+   of another build as exactly that.  */
+
+#include <config.h>
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "check.h"
+
+/* Relocation proceeds in chunks of this many HOT words (256 KiB, within
+   a typical L2 cache): each chunk is read (when the caller reads HOT
+   from the file), hashed and relocated while it is in cache.  */
+#define CHUNK_WORDS 32768
+
+static enum dumper_status
+fail (enum dumper_status status, char *detail, size_t detail_size,
+      const char *path, const char *fmt, ...)
+  __attribute__ ((format (printf, 5, 6)));
+
+static enum dumper_status
+fail (enum dumper_status status, char *detail, size_t detail_size,
+      const char *path, const char *fmt, ...)
+{
+  int n = snprintf (detail, detail_size, "%s: ", path);
+  if (n < 0 || (size_t) n >= detail_size)
+    return status;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (detail + n, detail_size - (size_t) n, fmt, ap);
+  va_end (ap);
+  return status;
+}
+
+static const char *
+machine_name (unsigned machine)
+{
+  switch (machine)
+    {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "aarch64";
+    case EM_386: return "i386";
+    case EM_ARM: return "arm";
+    case EM_RISCV: return "riscv";
+    case EM_PPC64: return "ppc64";
+    case EM_S390: return "s390";
+    default: return "an unknown machine";
+    }
+}
+
+static unsigned
+native_machine (void)
+{
+#if defined __x86_64__
+  return EM_X86_64;
+#elif defined __aarch64__
+  return EM_AARCH64;
+#elif defined __i386__
+  return EM_386;
+#else
+  return EM_NONE;
+#endif
+}
+
+static const char *
+section_name (unsigned kind)
+{
+  static const char *const names[] = {
+    "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY",
+    "SCALAR_DATA", "TYPES", "OBJECTS"
+  };
+  return kind <= PDUMP_SECTION_KIND_MAX ? names[kind] : "?";
+}
+
+static bool
+is_power_of_two (uint64_t n)
+{
+  return n && !(n & (n - 1));
+}
+
+/* The section table's sections must lie inside the file, in the order
+   and with the alignment format.h gives, without overlapping.  */
+static enum dumper_status
+check_sections (struct pdump_view *v, const char *path, char *detail,
+                size_t detail_size)
+{
+  const struct pdump_header *h = &v->header;
+  const struct pdump_section *s = v->sections;
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      if (s[k].kind != k)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s is missing", section_name (k));
+      if (s[k].size > h->file_size || s[k].offset > h->file_size - s[k].size)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s (offset %" PRIu64 ", %" PRIu64 " bytes) lies "
+                     "outside the %" PRIu64 "-byte file", section_name (k),
+                     s[k].offset, s[k].size, h->file_size);
+      if (s[k].offset % 8 != 0 || s[k].flags != 0 || s[k].reserved != 0)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s has a bad offset or flags", section_name (k));
+    }
+  /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
+     TYPES, OBJECTS, each after the previous one ends.  */
+  uint64_t end = h->page_size;
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      if (s[k].offset < end)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s overlaps what precedes it", section_name (k));
+      end = s[k].offset + s[k].size;
+    }
+  uint64_t page = h->page_size;
+  if (s[PDUMP_SECTION_HOT].offset % page || s[PDUMP_SECTION_COLD].offset % page
+      || s[PDUMP_SECTION_RELOC_IMAGE].offset % page)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "a mapped section is not page-aligned");
+
+  const struct pdump_section *hot = &s[PDUMP_SECTION_HOT];
+  uint64_t hot_words = hot->size / 8;
+  uint64_t bitmap_bytes = (hot_words + 63) / 64 * 8;
+  if (hot->size % 8 != 0)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "HOT size %" PRIu64 " is not a whole number of words", hot->size);
+  if (s[PDUMP_SECTION_RELOC_IMAGE].size != bitmap_bytes)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_IMAGE is %" PRIu64 " bytes; HOT needs %" PRIu64,
+                 s[PDUMP_SECTION_RELOC_IMAGE].size, bitmap_bytes);
+  if (s[PDUMP_SECTION_RELOC_IMAGE].count > hot_words)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_IMAGE claims more relocations than HOT has words");
+  if (s[PDUMP_SECTION_RELOC_EXE].count > hot_words
+      || s[PDUMP_SECTION_RELOC_EXE].size != s[PDUMP_SECTION_RELOC_EXE].count * 4)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_EXE size and count disagree");
+  if (s[PDUMP_SECTION_REGISTRY].count > s[PDUMP_SECTION_REGISTRY].size
+      || s[PDUMP_SECTION_REGISTRY].size
+         != s[PDUMP_SECTION_REGISTRY].count * sizeof (struct pdump_record))
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "REGISTRY size and count disagree");
+  if (s[PDUMP_SECTION_TYPES].count != h->type_count
+      || s[PDUMP_SECTION_TYPES].size / sizeof (struct pdump_type_entry) < h->type_count)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "TYPES does not hold the header's %u types", h->type_count);
+  if (hot->count > h->object_count
+      || s[PDUMP_SECTION_COLD].count > h->object_count - hot->count)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "object counts disagree");
+
+  v->objects_start = hot->offset;
+  v->objects_end = s[PDUMP_SECTION_COLD].offset + s[PDUMP_SECTION_COLD].size;
+  v->discard_start = s[PDUMP_SECTION_RELOC_IMAGE].offset;
+  return DUMPER_OK;
+}
+
+enum dumper_status
+pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
+                    const unsigned char *fingerprint, const char *path,
+                    struct pdump_view *v, char *detail, size_t detail_size)
+{
+  memset (v, 0, sizeof *v);
+  if (file_size == 0)
+    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+                 "the file is empty");
+  size_t magic_bytes = available < PDUMP_MAGIC_SIZE ? available : PDUMP_MAGIC_SIZE;
+  if (memcmp (bytes, PDUMP_MAGIC, magic_bytes) != 0)
+    return fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
+                 "not a dumper image (bad magic number)");
+  if (available < sizeof (struct pdump_header))
+    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+                 "the file is %" PRIu64 " bytes, shorter than an image header",
+                 file_size);
+  struct pdump_header *h = &v->header;
+  memcpy (h, bytes, sizeof *h);
+  if (h->format_version != PDUMP_FORMAT_VERSION)
+    return fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
+                 "image format version %u; this library reads version %u",
+                 h->format_version, PDUMP_FORMAT_VERSION);
+  if (h->word_size != sizeof (void *))
+    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image has %u-byte words; this process has %zu-byte words",
+                 h->word_size, sizeof (void *));
+  unsigned native_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                          ? PDUMP_BYTE_ORDER_LITTLE : PDUMP_BYTE_ORDER_BIG;
+  if (h->byte_order != native_order)
+    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image is %s-endian; this process is %s-endian",
+                 h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
+                 native_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
+  if (h->machine != native_machine ())
+    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image was written on %s (ELF machine %u); this is %s",
+                 machine_name (h->machine), h->machine,
+                 machine_name (native_machine ()));
+  if (file_size < h->file_size)
+    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
+                 file_size, h->file_size);
+  if (file_size > h->file_size)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
+                 file_size, h->file_size);
+  if (h->header_size != sizeof *h || h->section_table_offset != sizeof *h
+      || h->section_count != PDUMP_SECTION_KIND_MAX
+      || !is_power_of_two (h->page_size) || h->page_size < 4096
+      || h->page_size > (1u << 20)
+      || h->section_table_offset + (uint64_t) h->section_count
+         * sizeof (struct pdump_section) > h->page_size
+      || h->section_table_offset + (uint64_t) h->section_count
+         * sizeof (struct pdump_section) > available)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the header's layout fields are invalid");
+
+  const unsigned char *table = (const unsigned char *) bytes + h->section_table_offset;
+  size_t table_size = h->section_count * sizeof (struct pdump_section);
+  XXH3_state_t *state = XXH3_createState ();
+  if (state == NULL)
+    return fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
+  XXH3_64bits_reset (state);
+  XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
+  XXH3_64bits_update (state, table, table_size);
+  uint64_t sum = XXH3_64bits_digest (state);
+  XXH3_freeState (state);
+  if (sum != h->header_checksum)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "header checksum mismatch (the header or section table is "
+                 "damaged)");
+  for (unsigned i = 0; i < sizeof h->reserved / sizeof h->reserved[0]; i++)
+    if (h->reserved[i] != 0)
+      return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                   "reserved header fields are not zero");
+  if (h->tag_bits < 1 || h->tag_bits > 4 || h->type_count == 0
+      || h->type_count > 0xFFFF)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the header's heap description fields are invalid");
+
+  for (unsigned i = 0; i < h->section_count; i++)
+    {
+      struct pdump_section s;
+      memcpy (&s, table + i * sizeof s, sizeof s);
+      if (s.kind == 0 || s.kind > PDUMP_SECTION_KIND_MAX
+          || v->sections[s.kind].kind != 0)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section table entry %u has kind %u", i, s.kind);
+      v->sections[s.kind] = s;
+    }
+  enum dumper_status st = check_sections (v, path, detail, detail_size);
+  if (st != DUMPER_OK)
+    return st;
+
+  if (fingerprint
+      && memcmp (h->fingerprint, fingerprint, sizeof h->fingerprint) != 0)
+    {
+      char image_fp[33], exe_fp[33];
+      for (int i = 0; i < 16; i++)
+        {
+          snprintf (image_fp + 2 * i, 3, "%02x", h->fingerprint[i]);
+          snprintf (exe_fp + 2 * i, 3, "%02x", fingerprint[i]);
+        }
+      return fail (DUMPER_E_IMAGE_FINGERPRINT, detail, detail_size, path,
+                   "image fingerprint %s, this executable %s; dump the "
+                   "image again with this build", image_fp, exe_fp);
+    }
+  return DUMPER_OK;
+}
+
+enum dumper_status
+pdump_check_section_sum (const struct pdump_view *v,
+                         enum pdump_section_kind kind, const void *bytes,
+                         const char *path, char *detail, size_t detail_size)
+{
+  const struct pdump_section *s = &v->sections[kind];
+  if (XXH3_64bits (bytes, s->size) != s->checksum)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "checksum mismatch in section %s (offset %" PRIu64 ", %"
+                 PRIu64 " bytes)", section_name (kind), s->offset, s->size);
+  return DUMPER_OK;
+}
+
+/* An encoded value of kind KIND, checked against the object sections or
+   the executable's span.  */
+static bool
+value_ok (const struct pdump_view *v, unsigned kind, uint64_t value,
+          uint64_t exe_limit)
+{
+  switch (kind)
+    {
+    case PDUMP_VALUE_IMMEDIATE:
+      return true;
+    case PDUMP_VALUE_IMAGE:
+      return value >= v->objects_start
+             && value - v->objects_start
+                < v->objects_end - v->objects_start + PDUMP_MAX_TAG + 1;
+    case PDUMP_VALUE_EXE:
+      return value < exe_limit + PDUMP_MAX_TAG + 1;
+    default:
+      return false;
+    }
+}
+
+enum dumper_status
+pdump_check_registry (const struct pdump_view *v, const void *registry,
+                      const struct pdump_exe *exe, const char *path,
+                      char *detail, size_t detail_size)
+{
+  const struct pdump_section *reg = &v->sections[PDUMP_SECTION_REGISTRY];
+  uint64_t scalar_size = v->sections[PDUMP_SECTION_SCALAR_DATA].size;
+  uint64_t exe_limit = exe ? exe->hi : UINT64_MAX - PDUMP_MAX_TAG - 1;
+  for (uint64_t i = 0; i < reg->count; i++)
+    {
+      struct pdump_record r;
+      memcpy (&r, (const unsigned char *) registry + i * sizeof r, sizeof r);
+      bool ok = r.reserved == 0;
+      switch (r.kind)
+        {
+        case PDUMP_RECORD_ROOT:
+        case PDUMP_RECORD_WORD:
+        case PDUMP_RECORD_PTR:
+          ok = ok && r.size == sizeof (uintptr_t)
+               && r.value_kind >= PDUMP_VALUE_IMMEDIATE
+               && value_ok (v, r.value_kind, r.value, exe_limit)
+               && (r.kind != PDUMP_RECORD_PTR || r.type < v->header.type_count)
+               && (exe == NULL || pdump_exe_writable (exe, r.exe_offset, r.size));
+          break;
+        case PDUMP_RECORD_SCALAR:
+          ok = ok && r.value_kind == PDUMP_VALUE_NONE && r.size > 0
+               && r.value <= scalar_size && r.size <= scalar_size - r.value
+               && (exe == NULL || pdump_exe_writable (exe, r.exe_offset, r.size));
+          break;
+        case PDUMP_RECORD_HOOK:
+          ok = ok && r.value_kind == PDUMP_VALUE_NONE
+               && (exe == NULL || pdump_exe_code (exe, r.exe_offset));
+          break;
+        default:
+          ok = false;
+        }
+      if (!ok)
+        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "registry record %" PRIu64 " (kind %u, executable offset "
+                     "0x%" PRIx64 ") is invalid for this executable", i,
+                     r.kind, r.exe_offset);
+    }
+  return DUMPER_OK;
+}
+
+enum dumper_status
+pdump_relocate (const struct pdump_view *v, unsigned char *hot,
+                pdump_fill_fn fill, void *fill_ctx, const void *reloc_image, const void *reloc_exe,
+                uintptr_t image_base, uintptr_t exe_bias, uint64_t exe_limit,
+                uint64_t *image_count, uint64_t *exe_count, const char *path,
+                char *detail, size_t detail_size)
+{
+  const struct pdump_section *hs = &v->sections[PDUMP_SECTION_HOT];
+  const struct pdump_section *es = &v->sections[PDUMP_SECTION_RELOC_EXE];
+  uint64_t *words = (uint64_t *) hot;
+  const uint64_t *bits = reloc_image;
+  const uint32_t *exe_list = reloc_exe;
+  uint64_t word_count = hs->size / 8;
+  uint64_t objects_start = v->objects_start;
+  uint64_t image_span = v->objects_end - objects_start + PDUMP_MAX_TAG + 1;
+  uint64_t exe_span = exe_limit + PDUMP_MAX_TAG + 1;
+  uint64_t images = 0, exes = 0;
+  size_t next_exe = 0;
+  int64_t previous_exe = -1;
+
+  XXH3_state_t *state = XXH3_createState ();
+  if (state == NULL)
+    return fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
+  XXH3_64bits_reset (state);
+
+  for (uint64_t chunk = 0; chunk < word_count; chunk += CHUNK_WORDS)
+    {
+      uint64_t limit = chunk + CHUNK_WORDS < word_count ? chunk + CHUNK_WORDS
+                                                        : word_count;
+      if (fill && !fill (fill_ctx, hot + chunk * 8, chunk * 8, (limit - chunk) * 8))
+        {
+          XXH3_freeState (state);
+          return fail (DUMPER_E_IO, detail, detail_size, path,
+                       "cannot read section HOT");
+        }
+      XXH3_64bits_update (state, words + chunk, (limit - chunk) * 8);
+
+      /* Image relocations: the bitmap words covering this chunk.  */
+      for (uint64_t b = chunk / 64; b < (limit + 63) / 64; b++)
+        for (uint64_t set = bits[b]; set; set &= set - 1)
+          {
+            uint64_t w = b * 64 + (uint64_t) __builtin_ctzll (set);
+            if (w >= word_count)
+              goto bad_bitmap;
+            uint64_t value = words[w];
+            if (value - objects_start >= image_span)
+              {
+                XXH3_freeState (state);
+                return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                             "HOT word %" PRIu64 " holds image offset 0x%"
+                             PRIx64 ", outside the object sections", w, value);
+              }
+            words[w] = value + image_base;
+            images++;
+          }
+
+      /* Executable relocations in this chunk (the list is sorted).  */
+      for (; next_exe < es->count; next_exe++)
+        {
+          uint32_t w;
+          memcpy (&w, exe_list + next_exe, sizeof w);
+          if ((int64_t) w <= previous_exe || w >= word_count)
+            {
+              XXH3_freeState (state);
+              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                           "RELOC_EXE entry %zu (word %u) is out of order or "
+                           "outside HOT", next_exe, w);
+            }
+          if (w >= limit)
+            break;
+          if ((bits[w / 64] >> (w % 64)) & 1)
+            {
+              XXH3_freeState (state);
+              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                           "HOT word %u is in both relocation tables", w);
+            }
+          previous_exe = w;
+          uint64_t value = words[w];
+          if (value >= exe_span)
+            {
+              XXH3_freeState (state);
+              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                           "HOT word %u holds executable offset 0x%" PRIx64
+                           ", outside the executable", w, value);
+            }
+          words[w] = value + exe_bias;
+          exes++;
+        }
+    }
+  uint64_t sum = XXH3_64bits_digest (state);
+  XXH3_freeState (state);
+  if (next_exe != es->count)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_EXE entry %zu lies outside HOT", next_exe);
+  if (images != v->sections[PDUMP_SECTION_RELOC_IMAGE].count)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_IMAGE has %" PRIu64 " bits set; the table says %" PRIu64,
+                 images, v->sections[PDUMP_SECTION_RELOC_IMAGE].count);
+  if (sum != hs->checksum)
+    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "checksum mismatch in section HOT (offset %" PRIu64 ", %"
+                 PRIu64 " bytes)", hs->offset, hs->size);
+  *image_count = images;
+  *exe_count = exes;
+  return DUMPER_OK;
+
+bad_bitmap:
+  XXH3_freeState (state);
+  return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+               "RELOC_IMAGE has bits beyond the end of HOT");
+}

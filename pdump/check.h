@@ -1,0 +1,87 @@
+/* pdump/check.h: validation of image bytes, shared by the loader and
+   dumper-inspect (check.c).  An image is untrusted input: every
+   function here reads only within the lengths it is given, and every
+   offset, size and count it accepts is checked against them.  */
+
+#ifndef DUMPER_PDUMP_CHECK_H
+#define DUMPER_PDUMP_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dumper/dumper.h>
+
+#include "exe.h"
+#include "format.h"
+
+/* The header and section table, validated.  */
+struct pdump_view
+{
+  struct pdump_header header;
+  /* Indexed by enum pdump_section_kind; all present after a check.  */
+  struct pdump_section sections[PDUMP_SECTION_KIND_MAX + 1];
+  uint64_t objects_start;   /* HOT offset */
+  uint64_t objects_end;     /* COLD offset + size */
+  uint64_t discard_start;   /* RELOC_IMAGE offset (page-aligned) */
+};
+
+/* Check the first AVAILABLE bytes of an image whose file is FILE_SIZE
+   bytes long: magic, version, architecture, size, header checksum,
+   section table; then, when FINGERPRINT is not NULL, that it matches.
+   The checks run in that order, so each class of damage is reported as
+   itself (a truncated file as truncated, not as a bad checksum).  On
+   failure the message goes to DETAIL, prefixed with PATH.  */
+enum dumper_status pdump_check_header (const void *bytes, size_t available,
+                                       uint64_t file_size,
+                                       const unsigned char *fingerprint,
+                                       const char *path,
+                                       struct pdump_view *view,
+                                       char *detail, size_t detail_size);
+
+/* Check a section's bytes against its recorded checksum.  */
+enum dumper_status pdump_check_section_sum (const struct pdump_view *view,
+                                            enum pdump_section_kind kind,
+                                            const void *bytes, const char *path,
+                                            char *detail, size_t detail_size);
+
+/* Check every REGISTRY record (REGISTRY and SCALAR_DATA bytes given).
+   With EXE (may be NULL), also that each static lies in the
+   executable's ordinary writable data, each hook in its code and each
+   executable-relative value within its span.  */
+enum dumper_status pdump_check_registry (const struct pdump_view *view,
+                                         const void *registry,
+                                         const struct pdump_exe *exe,
+                                         const char *path,
+                                         char *detail, size_t detail_size);
+
+/* Relocate HOT in place: add IMAGE_BASE to every word whose RELOC_IMAGE
+   bit is set, EXE_BIAS to every word listed in RELOC_EXE, after checking
+   each stored value: image values must point into the object sections
+   (plus a tag), executable values into [0, EXE_LIMIT + tag).  HOT's
+   checksum is computed on the way, chunk by chunk, before each chunk is
+   changed, so the bytes are hashed while they are in cache.  With both
+   bases 0 this is a pure check (dumper-inspect --check).
+
+   HOT points at the section's bytes (file offset view->sections[HOT]
+   .offset).  With FILL (may be NULL) HOT is read chunk by chunk just
+   before each chunk is hashed and relocated, while it is in cache.  On failure HOT is partly relocated; the caller discards
+   it.  Counts of relocations applied are stored in *IMAGE_COUNT and
+   *EXE_COUNT.  */
+/* Fills HOT bytes [OFFSET, OFFSET + SIZE) (section-relative) from the
+   file just before relocate hashes them; false on a read error.  */
+typedef bool (*pdump_fill_fn) (void *ctx, unsigned char *dest,
+                               uint64_t offset, uint64_t size);
+
+enum dumper_status pdump_relocate (const struct pdump_view *view,
+                                   unsigned char *hot,
+                                   pdump_fill_fn fill, void *fill_ctx,
+                                   const void *reloc_image,
+                                   const void *reloc_exe,
+                                   uintptr_t image_base,
+                                   uintptr_t exe_bias, uint64_t exe_limit,
+                                   uint64_t *image_count, uint64_t *exe_count,
+                                   const char *path,
+                                   char *detail, size_t detail_size);
+
+#endif /* DUMPER_PDUMP_CHECK_H */

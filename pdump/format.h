@@ -1,0 +1,157 @@
+/* pdump/format.h: the pdump image file format, defined once.
+
+   The writer (write.c), the loader (load.c), the checks both share
+   (check.c), the inspector (tools/inspect) and the fuzz targets use
+   this header and nothing else to agree on the bytes.  doc/format.md
+   describes the same layout with the reasons for each choice; keep the
+   two in sync.  Every field has a fixed width and a fixed position;
+   multi-byte values are in the byte order named by the header (the
+   writer's native order; the loader refuses any other).
+
+   File layout (offsets are multiples of header.page_size where noted):
+
+     offset 0      header, then the section table (together < 1 page)
+     page-aligned  HOT     objects that contain pointers; relocated at load
+     page-aligned  COLD    pointer-free objects and byte blocks; never
+                           written at load, so its pages stay shared
+     page-aligned  discardable, released after load:
+                   RELOC_IMAGE  bitmap, one bit per HOT word
+                   RELOC_EXE    sorted uint32 HOT word indexes
+                   REGISTRY     registry records, registration order
+                   SCALAR_DATA  bytes of remembered scalars
+     then          inspection only (never read by the loader):
+                   TYPES        the host's type names
+                   OBJECTS      object index (type and size of each)
+
+   Pointer encoding.  A word that points into the image holds the file
+   offset of its target plus the tag (the host's tags are additive), and
+   its bit in RELOC_IMAGE is set; the loader adds the address at which
+   file offset 0 is mapped.  A word that points into the executable
+   holds the target's address minus the executable's load bias, plus the
+   tag, and its index is in RELOC_EXE; the loader adds the load bias.
+   Raw pointers are words with tag 0, so one scheme serves both.  */
+
+#ifndef DUMPER_PDUMP_FORMAT_H
+#define DUMPER_PDUMP_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "\x89PDUMP\r\n": the high-bit byte catches 7-bit transfers, the
+   CR LF catches line-ending conversion.  */
+#define PDUMP_MAGIC "\x89PDUMP\r\n"
+#define PDUMP_MAGIC_SIZE 8
+
+/* Bumped on any change to this file.  */
+#define PDUMP_FORMAT_VERSION 1
+
+#define PDUMP_BYTE_ORDER_LITTLE 1
+#define PDUMP_BYTE_ORDER_BIG 2
+
+/* Largest tag a word may carry (tag_bits is at most 4 in heap.h).  */
+#define PDUMP_MAX_TAG 15
+
+/* The header, at file offset 0.  */
+struct pdump_header
+{
+  uint8_t magic[PDUMP_MAGIC_SIZE];  /*   0 */
+  uint32_t format_version;          /*   8 */
+  uint32_t header_size;             /*  12 sizeof (struct pdump_header) */
+  uint8_t word_size;                /*  16 bytes per pointer */
+  uint8_t byte_order;               /*  17 PDUMP_BYTE_ORDER_* */
+  uint16_t machine;                 /*  18 ELF e_machine of the writer */
+  uint32_t section_count;           /*  20 entries in the section table */
+  uint64_t file_size;               /*  24 total bytes */
+  uint64_t page_size;               /*  32 alignment of mapped sections */
+  uint64_t section_table_offset;    /*  40 */
+  uint8_t fingerprint[16];          /*  48 the executable's build */
+  uint64_t object_count;            /*  64 objects and byte blocks */
+  uint32_t type_count;              /*  72 host types in TYPES */
+  uint32_t tag_bits;                /*  76 the host's tag width */
+  uint64_t reserved[6];             /*  80 zero */
+  uint64_t header_checksum;         /* 128 XXH3-64 of bytes [0, 128) and
+                                           of the section table */
+};
+
+_Static_assert (sizeof (struct pdump_header) == 136, "header layout");
+
+/* Section kinds.  Each appears at most once.  */
+enum pdump_section_kind
+{
+  PDUMP_SECTION_HOT = 1,
+  PDUMP_SECTION_COLD = 2,
+  PDUMP_SECTION_RELOC_IMAGE = 3,
+  PDUMP_SECTION_RELOC_EXE = 4,
+  PDUMP_SECTION_REGISTRY = 5,
+  PDUMP_SECTION_SCALAR_DATA = 6,
+  PDUMP_SECTION_TYPES = 7,
+  PDUMP_SECTION_OBJECTS = 8,
+  PDUMP_SECTION_KIND_MAX = 8
+};
+
+/* One entry of the section table.  */
+struct pdump_section
+{
+  uint32_t kind;          /* enum pdump_section_kind */
+  uint32_t flags;         /* zero */
+  uint64_t offset;        /* file offset */
+  uint64_t size;          /* bytes */
+  uint64_t count;         /* HOT, COLD: objects; RELOC_*: relocations;
+                             REGISTRY: records; TYPES: types;
+                             OBJECTS: hot objects (the rest are cold) */
+  uint64_t checksum;      /* XXH3-64 of the section's bytes */
+  uint64_t reserved;      /* zero */
+};
+
+_Static_assert (sizeof (struct pdump_section) == 48, "section layout");
+
+/* REGISTRY records: the bridge's registry in registration order.  */
+enum pdump_record_kind
+{
+  PDUMP_RECORD_ROOT = 1,     /* GC root word */
+  PDUMP_RECORD_WORD = 2,     /* remembered tagged word */
+  PDUMP_RECORD_PTR = 3,      /* remembered raw pointer, `type' set */
+  PDUMP_RECORD_SCALAR = 4,   /* remembered bytes */
+  PDUMP_RECORD_HOOK = 5      /* after-load hook */
+};
+
+/* How a ROOT, WORD or PTR value is stored.  */
+enum pdump_value_kind
+{
+  PDUMP_VALUE_NONE = 0,      /* SCALAR, HOOK */
+  PDUMP_VALUE_IMMEDIATE = 1, /* stored as is (includes NULL) */
+  PDUMP_VALUE_IMAGE = 2,     /* file offset + tag */
+  PDUMP_VALUE_EXE = 3        /* executable offset + tag */
+};
+
+struct pdump_record
+{
+  uint8_t kind;           /* enum pdump_record_kind */
+  uint8_t value_kind;     /* enum pdump_value_kind */
+  uint16_t reserved;      /* zero */
+  uint32_t type;          /* PTR: host type index */
+  uint64_t exe_offset;    /* the static (or hook) minus the load bias */
+  uint64_t size;          /* SCALAR: bytes; else the word size */
+  uint64_t value;         /* ROOT/WORD/PTR: encoded value;
+                             SCALAR: offset into SCALAR_DATA */
+};
+
+_Static_assert (sizeof (struct pdump_record) == 32, "record layout");
+
+/* TYPES: `count' entries of this, then the names (not NUL-terminated)
+   at name_offset from the start of the section.  */
+struct pdump_type_entry
+{
+  uint32_t name_offset;
+  uint32_t name_length;
+};
+
+/* OBJECTS: for each object in image order (HOT then COLD), two
+   unsigned LEB128 numbers: the type index (PDUMP_TYPE_BYTES for a byte
+   block) and the size in bytes.  Each object starts at the previous
+   one's offset plus its size rounded up to PDUMP_ALIGN; HOT objects
+   start at the HOT offset, COLD ones at the COLD offset.  */
+#define PDUMP_TYPE_BYTES 0xFFFFu
+#define PDUMP_ALIGN 8
+
+#endif /* DUMPER_PDUMP_FORMAT_H */

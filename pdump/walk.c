@@ -1,0 +1,844 @@
+/* pdump/walk.c: the writer's walk of the live heap.
+
+   Starting from the registry (roots, remembered words and pointers, in
+   registration order) it visits every reachable object once, iteratively
+   with an explicit stack, so the depth of the heap (a million-long list)
+   costs memory, not C stack.  Each object gets its image position when
+   it is first discovered; positions are handed out in discovery order,
+   which depends only on the heap's shape and the registry order, never
+   on addresses, so the same state always gives the same bytes.
+
+   For each object it copies the bytes into HOT (objects with pointers)
+   or COLD (pointer-free objects and byte blocks), lets the type's fixup
+   adjust the copy, and then encodes every pointer field the type's
+   trace function reports: an image offset with its bit in the
+   RELOC_IMAGE bitmap, an executable offset with its index in RELOC_EXE,
+   or the value as is for immediates and NULL.  Pointer values are read
+   from the copy (after fixup), field positions from the live object.
+
+   What it refuses, each with a message naming the object's type, the
+   field's offset and the path from the root: a pointer that is neither
+   into the heap (anonymous memory, the brk heap, a loaded image) nor
+   into the executable; a field outside its object or not word-aligned;
+   a field reported twice; an object reached as two different types; a
+   type index outside the description.  */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "walk.h"
+
+#define NO_PARENT UINT32_MAX
+#define MAX_OBJECT_SIZE (UINT64_C (1) << 40)
+
+/* ------------------------------------------------------------------ */
+/* Errors.  */
+
+static enum dumper_status
+fail (struct pdump_walk *w, enum dumper_status status, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static enum dumper_status
+fail (struct pdump_walk *w, enum dumper_status status, const char *fmt, ...)
+{
+  if (w->status != DUMPER_OK)
+    return w->status;
+  w->status = status;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (w->detail, w->detail_size, fmt, ap);
+  va_end (ap);
+  return status;
+}
+
+static const char *
+type_name (const struct pdump_walk *w, uint32_t type)
+{
+  if (type == PDUMP_TYPE_BYTES)
+    return "byte block";
+  if ((int) type < w->heap->type_count)
+    return w->heap->types[type].name;
+  return "?";
+}
+
+/* Append to BUF a description of how object INDEX was reached:
+   "root 2 (static at exe+0x4a10) -> vector -> cons".  */
+static void
+describe_path (const struct pdump_walk *w, uint32_t index, char *buf,
+               size_t size)
+{
+  uint32_t chain[12];
+  int depth = 0;
+  bool truncated = false;
+  for (uint32_t i = index; i != NO_PARENT; i = w->objects[i].parent)
+    {
+      if (depth == (int) (sizeof chain / sizeof chain[0]))
+        {
+          truncated = true;
+          break;
+        }
+      chain[depth++] = i;
+    }
+  const struct pdump_entry *root = &w->entries[w->current_root];
+  size_t n = (size_t) snprintf (buf, size, "registry entry %zu (static at "
+                                "exe+0x%" PRIxPTR ")", w->current_root,
+                                (uintptr_t) root->addr - w->exe.bias);
+  if (truncated && n < size)
+    n += (size_t) snprintf (buf + n, size - n, " -> ...");
+  for (int d = depth - 1; d >= 0 && n < size; d--)
+    n += (size_t) snprintf (buf + n, size - n, " -> %s",
+                            type_name (w, w->objects[chain[d]].type));
+}
+
+/* Fail with a message about field FIELD_OFFSET of the current object.  */
+static enum dumper_status
+fail_field (struct pdump_walk *w, enum dumper_status status,
+            size_t field_offset, const char *problem)
+{
+  char path[512];
+  if (w->current)
+    {
+      describe_path (w, w->current->index, path, sizeof path);
+      return fail (w, status, "object of type `%s' (reached via %s), field "
+                   "at +%zu: %s", type_name (w, w->current->type), path,
+                   field_offset, problem);
+    }
+  const struct pdump_entry *root = &w->entries[w->current_root];
+  return fail (w, status, "registry entry %zu (static at exe+0x%" PRIxPTR
+               "): %s", w->current_root, (uintptr_t) root->addr - w->exe.bias,
+               problem);
+}
+
+/* ------------------------------------------------------------------ */
+/* Growable buffers.  New bytes are zero: padding in the image is zero.  */
+
+static bool
+buf_reserve (struct pdump_buf *b, size_t size)
+{
+  if (size <= b->capacity)
+    return true;
+  size_t capacity = b->capacity ? b->capacity : 65536;
+  while (capacity < size)
+    capacity *= 2;
+  unsigned char *data = realloc (b->data, capacity);
+  if (data == NULL)
+    return false;
+  memset (data + b->capacity, 0, capacity - b->capacity);
+  b->data = data;
+  b->capacity = capacity;
+  return true;
+}
+
+static bool
+buf_append (struct pdump_buf *b, const void *bytes, size_t size)
+{
+  if (!buf_reserve (b, b->size + size))
+    return false;
+  memcpy (b->data + b->size, bytes, size);
+  b->size += size;
+  return true;
+}
+
+static uint64_t
+align_up (uint64_t n, uint64_t alignment)
+{
+  return (n + alignment - 1) & ~(alignment - 1);
+}
+
+/* Make room in the relocation bitmaps for HOT_BYTES of HOT.  */
+static bool
+bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
+{
+  size_t words = (size_t) ((hot_bytes / 8 + 63) / 64);
+  if (words <= w->image_bits_words)
+    return true;
+  size_t capacity = w->image_bits_words ? w->image_bits_words : 1024;
+  while (capacity < words)
+    capacity *= 2;
+  /* Two bitmaps in one allocation: image relocations, then a record of
+     the words that hold executable relocations (to catch a field
+     reported twice).  */
+  uint64_t *bits = calloc (capacity * 2, sizeof *bits);
+  if (bits == NULL)
+    return false;
+  if (w->image_bits)
+    {
+      memcpy (bits, w->image_bits, w->image_bits_words * sizeof *bits);
+      memcpy (bits + capacity, w->image_bits + w->image_bits_words,
+              w->image_bits_words * sizeof *bits);
+      free (w->image_bits);
+    }
+  w->image_bits = bits;
+  w->image_bits_words = capacity;
+  return true;
+}
+
+static uint64_t *
+exe_bits (struct pdump_walk *w)
+{
+  return w->image_bits + w->image_bits_words;
+}
+
+static bool
+u32_push (struct pdump_u32vec *v, uint32_t x)
+{
+  if (v->size == v->capacity)
+    {
+      size_t capacity = v->capacity ? v->capacity * 2 : 4096;
+      uint32_t *data = realloc (v->data, capacity * sizeof *data);
+      if (data == NULL)
+        return false;
+      v->data = data;
+      v->capacity = capacity;
+    }
+  v->data[v->size++] = x;
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Where an address is.  */
+
+enum where { IN_HEAP, IN_EXE, FOREIGN };
+
+/* Classify [ADDRESS, ADDRESS + SIZE); on FOREIGN describe it in WHY.  */
+static enum where
+locate (struct pdump_walk *w, uintptr_t address, uint64_t size, char *why,
+        size_t why_size)
+{
+  if (address >= w->image_start && address < w->image_end)
+    {
+      if (size <= w->image_end - address)
+        return IN_HEAP;
+      snprintf (why, why_size, "runs past the end of the loaded image");
+      return FOREIGN;
+    }
+  if (pdump_exe_contains (&w->exe, address))
+    return IN_EXE;
+  uintptr_t last = address + (size ? size - 1 : 0);
+  if (last < address)
+    {
+      snprintf (why, why_size, "size %" PRIu64 " wraps the address space", size);
+      return FOREIGN;
+    }
+  for (uintptr_t a = address;;)
+    {
+      const struct pdump_region *r = pdump_maps_find (&w->maps, a);
+      if (r == NULL)
+        {
+          snprintf (why, why_size, "points to unmapped memory 0x%" PRIxPTR, a);
+          return FOREIGN;
+        }
+      if (r->cls != PDUMP_REGION_HEAP)
+        {
+          snprintf (why, why_size, "points into %s", r->name);
+          return FOREIGN;
+        }
+      if (last < r->end)
+        return IN_HEAP;
+      a = r->end;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Objects.  */
+
+static bool
+objects_push (struct pdump_walk *w, uint32_t type, uint32_t parent,
+              uint64_t size)
+{
+  if (w->object_count == w->object_capacity)
+    {
+      size_t capacity = w->object_capacity ? w->object_capacity * 2 : 4096;
+      struct pdump_objinfo *o = realloc (w->objects, capacity * sizeof *o);
+      if (o == NULL)
+        return false;
+      w->objects = o;
+      w->object_capacity = capacity;
+    }
+  w->objects[w->object_count++] = (struct pdump_objinfo) { type, parent, size };
+  return true;
+}
+
+static bool
+stack_push (struct pdump_walk *w, const struct pdump_work *item)
+{
+  if (w->stack_size == w->stack_capacity)
+    {
+      size_t capacity = w->stack_capacity ? w->stack_capacity * 2 : 4096;
+      struct pdump_work *s = realloc (w->stack, capacity * sizeof *s);
+      if (s == NULL)
+        return false;
+      w->stack = s;
+      w->stack_capacity = capacity;
+    }
+  w->stack[w->stack_size++] = *item;
+  return true;
+}
+
+static uint32_t
+current_index (const struct pdump_walk *w)
+{
+  return w->current ? w->current->index : NO_PARENT;
+}
+
+/* The walk-time offset of the object of type TYPE at ADDRESS (already
+   located IN_HEAP), giving it a place in the image if it has none.
+   Returns false on error (w->status set).  */
+static bool
+visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
+       size_t field_offset, uint64_t *offset)
+{
+  struct pdump_addrmap_slot *slot = pdump_addrmap_get (&w->visited, address);
+  if (slot)
+    {
+      if (slot->type != type)
+        {
+          char problem[256];
+          snprintf (problem, sizeof problem, "points to an object reached "
+                    "earlier as type `%s', here as type `%s'",
+                    type_name (w, slot->type), type_name (w, type));
+          fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+          return false;
+        }
+      *offset = slot->offset;
+      return true;
+    }
+  if ((int) type >= w->heap->type_count)
+    {
+      char problem[128];
+      snprintf (problem, sizeof problem, "header_type returned %u, not a "
+                "type of the heap description", type);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
+  const struct dumper_type *t = &w->heap->types[type];
+  uint64_t size = t->size ((const void *) address);
+  char why[192];
+  if (size == 0 || size > MAX_OBJECT_SIZE)
+    {
+      char problem[192];
+      snprintf (problem, sizeof problem, "points to a `%s' whose size "
+                "function returned %" PRIu64, t->name, size);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
+  if (locate (w, address, size, why, sizeof why) != IN_HEAP)
+    {
+      char problem[320];
+      snprintf (problem, sizeof problem, "a `%s' of %" PRIu64 " bytes at "
+                "0x%" PRIxPTR " %s", t->name, size, address, why);
+      fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+      return false;
+    }
+  if (w->object_count >= UINT32_MAX - 1)
+    {
+      fail (w, DUMPER_E_NOMEM, "more than 4 billion objects");
+      return false;
+    }
+
+  uint32_t index = (uint32_t) w->object_count;
+  uint64_t at;
+  if (t->trace)
+    {
+      at = align_up (w->hot.size, w->object_align);
+      if (!buf_reserve (&w->hot, at + size) || !bits_reserve (w, at + size))
+        {
+          fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
+                w->object_count);
+          return false;
+        }
+      w->hot.size = at + size;
+      w->hot_object_count++;
+      struct pdump_work item = { (const void *) address, at, type, index, size };
+      if (!stack_push (w, &item))
+        {
+          fail (w, DUMPER_E_NOMEM, "out of memory for the walk stack");
+          return false;
+        }
+    }
+  else
+    {
+      /* Pointer-free: copy it now.  */
+      uint64_t cold_at = align_up (w->cold.size, w->object_align);
+      if (!buf_reserve (&w->cold, cold_at + size))
+        {
+          fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
+                w->object_count);
+          return false;
+        }
+      memcpy (w->cold.data + cold_at, (const void *) address, size);
+      if (t->fixup)
+        t->fixup ((const void *) address, w->cold.data + cold_at);
+      w->cold.size = cold_at + size;
+      w->cold_object_count++;
+      at = cold_at + PDUMP_COLD_BIAS;
+    }
+  if (!objects_push (w, type, current_index (w), size))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the object index");
+      return false;
+    }
+  slot = pdump_addrmap_put (&w->visited, address);
+  if (slot == NULL)
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the visited map");
+      return false;
+    }
+  slot->index = index;
+  slot->type = type;
+  slot->size = size;
+  slot->offset = at;
+  *offset = at;
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Encoding values.  */
+
+enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE };
+
+/* Encode the tagged word VALUE.  */
+static bool
+encode_word (struct pdump_walk *w, uintptr_t value, size_t field_offset,
+             uint64_t *encoded, enum value_kind *kind)
+{
+  uintptr_t tag = value & w->tag_mask;
+  int type = w->heap->tag_types[tag];
+  if (type == DUMPER_TAG_IMMEDIATE)
+    {
+      *encoded = value;
+      *kind = VALUE_PLAIN;
+      return true;
+    }
+  uintptr_t address = value - tag;
+  char why[192];
+  if (address == 0)
+    {
+      snprintf (why, sizeof why, "word 0x%" PRIxPTR " has pointer tag %"
+                PRIuPTR " but a null address", value, tag);
+      fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, why);
+      return false;
+    }
+  switch (locate (w, address, 1, why, sizeof why))
+    {
+    case IN_EXE:
+      *encoded = address - w->exe.bias + tag;
+      *kind = VALUE_EXE;
+      return true;
+    case FOREIGN:
+      {
+        char problem[320];
+        snprintf (problem, sizeof problem, "word 0x%" PRIxPTR " (tag %" PRIuPTR
+                  ") %s", value, tag, why);
+        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+        return false;
+      }
+    case IN_HEAP:
+      break;
+    }
+  if (type == DUMPER_TAG_BY_HEADER)
+    type = w->heap->header_type ((const void *) address);
+  uint64_t offset;
+  if (!visit (w, address, (uint32_t) type, field_offset, &offset))
+    return false;
+  *encoded = offset + tag;
+  *kind = VALUE_IMAGE;
+  return true;
+}
+
+/* Encode the raw pointer VALUE to an object of TYPE.  */
+static bool
+encode_ptr (struct pdump_walk *w, uintptr_t value, int type,
+            size_t field_offset, uint64_t *encoded, enum value_kind *kind)
+{
+  char why[192];
+  if (value == 0)
+    {
+      *encoded = 0;
+      *kind = VALUE_PLAIN;
+      return true;
+    }
+  switch (locate (w, value, 1, why, sizeof why))
+    {
+    case IN_EXE:
+      *encoded = value - w->exe.bias;
+      *kind = VALUE_EXE;
+      return true;
+    case FOREIGN:
+      {
+        char problem[320];
+        snprintf (problem, sizeof problem, "pointer 0x%" PRIxPTR " %s",
+                  value, why);
+        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+        return false;
+      }
+    case IN_HEAP:
+      break;
+    }
+  if (type < 0)
+    {
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
+                  "raw pointer reported with a negative type");
+      return false;
+    }
+  uint64_t offset;
+  if (!visit (w, value, (uint32_t) type, field_offset, &offset))
+    return false;
+  *encoded = offset;
+  *kind = VALUE_IMAGE;
+  return true;
+}
+
+/* Encode the pointer VALUE to a pointer-free block of LENGTH bytes.  */
+static bool
+encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
+              size_t field_offset, uint64_t *encoded, enum value_kind *kind)
+{
+  char why[192];
+  if (value == 0)
+    {
+      *encoded = 0;
+      *kind = VALUE_PLAIN;
+      return true;
+    }
+  switch (locate (w, value, length ? length : 1, why, sizeof why))
+    {
+    case IN_EXE:
+      *encoded = value - w->exe.bias;
+      *kind = VALUE_EXE;
+      return true;
+    case FOREIGN:
+      {
+        char problem[320];
+        snprintf (problem, sizeof problem, "byte block 0x%" PRIxPTR " of %zu "
+                  "bytes %s", value, length, why);
+        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+        return false;
+      }
+    case IN_HEAP:
+      break;
+    }
+  struct pdump_addrmap_slot *slot = pdump_addrmap_get (&w->visited, value);
+  if (slot)
+    {
+      if (slot->type != PDUMP_TYPE_BYTES || length > slot->size)
+        {
+          char problem[256];
+          snprintf (problem, sizeof problem, "byte block at 0x%" PRIxPTR
+                    " of %zu bytes was reached before as %s of %" PRIu64
+                    " bytes", value, length, type_name (w, slot->type),
+                    slot->size);
+          fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+          return false;
+        }
+      *encoded = slot->offset;
+      *kind = VALUE_IMAGE;
+      return true;
+    }
+  /* An empty block still gets a byte, so it has an address of its own.  */
+  size_t stored = length ? length : 1;
+  uint64_t at = align_up (w->cold.size, PDUMP_ALIGN);
+  if (!buf_reserve (&w->cold, at + stored))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory in the cold section");
+      return false;
+    }
+  if (length)
+    memcpy (w->cold.data + at, (const void *) value, length);
+  w->cold.size = at + stored;
+  w->block_count++;
+  if (w->object_count >= UINT32_MAX - 1
+      || !objects_push (w, PDUMP_TYPE_BYTES, current_index (w), stored))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the object index");
+      return false;
+    }
+  slot = pdump_addrmap_put (&w->visited, value);
+  if (slot == NULL)
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the visited map");
+      return false;
+    }
+  slot->index = (uint32_t) (w->object_count - 1);
+  slot->type = PDUMP_TYPE_BYTES;
+  slot->size = length;
+  slot->offset = at + PDUMP_COLD_BIAS;
+  *encoded = slot->offset;
+  *kind = VALUE_IMAGE;
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tracer callbacks.  */
+
+/* Check FIELD against the current object; return its offset in it, or
+   SIZE_MAX after failing.  */
+static size_t
+field_offset_of (struct pdump_walk *w, const void *field)
+{
+  const struct pdump_work *cur = w->current;
+  uintptr_t f = (uintptr_t) field, src = (uintptr_t) cur->src;
+  if (f < src || f - src > cur->size || cur->size - (f - src) < sizeof (uintptr_t))
+    {
+      char problem[160];
+      snprintf (problem, sizeof problem, "trace reported a field at 0x%"
+                PRIxPTR ", outside the %" PRIu64 "-byte object at 0x%" PRIxPTR,
+                f, cur->size, src);
+      fail_field (w, DUMPER_E_HEAP_DESC, 0, problem);
+      return SIZE_MAX;
+    }
+  size_t offset = (size_t) (f - src);
+  if (offset % sizeof (uintptr_t) != 0)
+    {
+      fail_field (w, DUMPER_E_HEAP_DESC, offset,
+                  "trace reported a field that is not word-aligned");
+      return SIZE_MAX;
+    }
+  return offset;
+}
+
+/* Store ENCODED in the current object's copy at FIELD_OFFSET and record
+   its relocation.  */
+static void
+store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
+       enum value_kind kind)
+{
+  uint64_t at = w->current->offset + field_offset;
+  uint64_t word = at / 8;
+  uint64_t bit = UINT64_C (1) << (word % 64);
+  uint64_t *image = &w->image_bits[word / 64];
+  uint64_t *exe = &exe_bits (w)[word / 64];
+  if ((*image | *exe) & bit)
+    {
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
+                  "trace reported the same field twice");
+      return;
+    }
+  memcpy (w->hot.data + at, &encoded, sizeof encoded);
+  if (kind == VALUE_IMAGE)
+    {
+      *image |= bit;
+      w->image_reloc_count++;
+    }
+  else if (kind == VALUE_EXE)
+    {
+      *exe |= bit;
+      if (word > UINT32_MAX || !u32_push (&w->exe_relocs, (uint32_t) word))
+        fail (w, DUMPER_E_NOMEM, "too many executable relocations");
+    }
+}
+
+static uintptr_t
+copied_value (const struct pdump_walk *w, size_t field_offset)
+{
+  uintptr_t value;
+  memcpy (&value, w->hot.data + w->current->offset + field_offset, sizeof value);
+  return value;
+}
+
+static void
+trace_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  struct pdump_walk *w = (struct pdump_walk *) t;
+  if (w->status != DUMPER_OK)
+    return;
+  size_t off = field_offset_of (w, field);
+  uint64_t encoded;
+  enum value_kind kind;
+  if (off != SIZE_MAX
+      && encode_word (w, copied_value (w, off), off, &encoded, &kind))
+    store (w, off, encoded, kind);
+}
+
+static void
+trace_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  struct pdump_walk *w = (struct pdump_walk *) t;
+  if (w->status != DUMPER_OK)
+    return;
+  size_t off = field_offset_of (w, field);
+  uint64_t encoded;
+  enum value_kind kind;
+  if (off != SIZE_MAX
+      && encode_ptr (w, copied_value (w, off), type, off, &encoded, &kind))
+    store (w, off, encoded, kind);
+}
+
+static void
+trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  struct pdump_walk *w = (struct pdump_walk *) t;
+  if (w->status != DUMPER_OK)
+    return;
+  size_t off = field_offset_of (w, field);
+  uint64_t encoded;
+  enum value_kind kind;
+  if (off != SIZE_MAX
+      && encode_bytes (w, copied_value (w, off), length, off, &encoded, &kind))
+    store (w, off, encoded, kind);
+}
+
+/* ------------------------------------------------------------------ */
+/* The walk.  */
+
+/* Copy and trace everything on the stack.  */
+static void
+drain (struct pdump_walk *w)
+{
+  while (w->stack_size > 0 && w->status == DUMPER_OK)
+    {
+      struct pdump_work item = w->stack[--w->stack_size];
+      const struct dumper_type *t = &w->heap->types[item.type];
+      memcpy (w->hot.data + item.offset, item.src, item.size);
+      if (t->fixup)
+        t->fixup (item.src, w->hot.data + item.offset);
+      w->current = &item;
+      t->trace (item.src, &w->tracer);
+      w->current = NULL;
+    }
+}
+
+static uint8_t
+record_value_kind (enum value_kind kind)
+{
+  switch (kind)
+    {
+    case VALUE_PLAIN: return PDUMP_VALUE_IMMEDIATE;
+    case VALUE_IMAGE: return PDUMP_VALUE_IMAGE;
+    case VALUE_EXE: return PDUMP_VALUE_EXE;
+    }
+  return PDUMP_VALUE_NONE;
+}
+
+/* Turn registry entry I into a record, walking what it reaches.  */
+static void
+walk_entry (struct pdump_walk *w, size_t i)
+{
+  const struct pdump_entry *e = &w->entries[i];
+  struct pdump_record *r = &w->records[i];
+  memset (r, 0, sizeof *r);
+  w->current_root = i;
+  uint64_t exe_offset = (uintptr_t) e->addr - w->exe.bias;
+  r->exe_offset = exe_offset;
+  r->size = sizeof (uintptr_t);
+
+  if (e->kind == PDUMP_ENTRY_HOOK)
+    {
+      r->kind = PDUMP_RECORD_HOOK;
+      r->exe_offset = (uintptr_t) e->hook - w->exe.bias;
+      r->size = 0;
+      r->value_kind = PDUMP_VALUE_NONE;
+      if (!pdump_exe_code (&w->exe, r->exe_offset))
+        fail (w, DUMPER_E_FOREIGN_POINTER, "after-load hook %zu at %p is not "
+              "in the executable's code (hooks in shared libraries cannot be "
+              "restored)", i, (void *) (uintptr_t) e->hook);
+      return;
+    }
+
+  uint64_t size = e->kind == PDUMP_ENTRY_SCALAR ? e->size : sizeof (uintptr_t);
+  if (!pdump_exe_writable (&w->exe, exe_offset, size))
+    {
+      fail (w, DUMPER_E_FOREIGN_POINTER, "registry entry %zu: the static at "
+            "%p (%" PRIu64 " bytes) is not in the executable's writable data; "
+            "only statics of the executable itself can be remembered",
+            i, e->addr, size);
+      return;
+    }
+
+  uint64_t encoded = 0;
+  enum value_kind kind = VALUE_PLAIN;
+  uintptr_t value;
+  switch (e->kind)
+    {
+    case PDUMP_ENTRY_ROOT:
+    case PDUMP_ENTRY_WORD:
+      r->kind = e->kind == PDUMP_ENTRY_ROOT ? PDUMP_RECORD_ROOT : PDUMP_RECORD_WORD;
+      memcpy (&value, e->addr, sizeof value);
+      if (!encode_word (w, value, 0, &encoded, &kind))
+        return;
+      break;
+    case PDUMP_ENTRY_PTR:
+      r->kind = PDUMP_RECORD_PTR;
+      r->type = (uint32_t) e->size;
+      memcpy (&value, e->addr, sizeof value);
+      if ((int) e->size >= w->heap->type_count)
+        {
+          fail (w, DUMPER_E_HEAP_DESC, "registry entry %zu: remembered pointer "
+                "of type %zu, not a type of the heap description", i, e->size);
+          return;
+        }
+      if (!encode_ptr (w, value, (int) e->size, 0, &encoded, &kind))
+        return;
+      break;
+    case PDUMP_ENTRY_SCALAR:
+      r->kind = PDUMP_RECORD_SCALAR;
+      r->size = e->size;
+      r->value = w->scalar_data.size;
+      r->value_kind = PDUMP_VALUE_NONE;
+      if (!buf_append (&w->scalar_data, e->addr, e->size)
+          || !buf_reserve (&w->scalar_data, align_up (w->scalar_data.size, 8)))
+        fail (w, DUMPER_E_NOMEM, "out of memory for remembered scalars");
+      w->scalar_data.size = align_up (w->scalar_data.size, 8);
+      return;
+    case PDUMP_ENTRY_HOOK:
+      return;
+    }
+  r->value = encoded;
+  r->value_kind = record_value_kind (kind);
+  drain (w);
+}
+
+enum dumper_status
+pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
+{
+  memset (w, 0, sizeof *w);
+  w->tracer.word = trace_word;
+  w->tracer.ptr = trace_ptr;
+  w->tracer.bytes = trace_bytes;
+  w->heap = req->heap;
+  w->entries = req->entries;
+  w->entry_count = req->entry_count;
+  w->detail = req->detail;
+  w->detail_size = req->detail_size;
+  w->tag_mask = ((uintptr_t) 1 << req->heap->tag_bits) - 1;
+  w->object_align = (uint64_t) 1 << req->heap->tag_bits;
+  if (w->object_align < PDUMP_ALIGN)
+    w->object_align = PDUMP_ALIGN;
+  w->image_start = pdump_range_.start;
+  w->image_end = pdump_range_.end;
+
+  if (!pdump_exe_layout (&w->exe))
+    return fail (w, DUMPER_E_EXE, "cannot read the executable's program headers");
+  if (!pdump_maps_read (&w->maps))
+    return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
+  w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
+  if (w->records == NULL || !pdump_addrmap_init (&w->visited, 1 << 16)
+      || !bits_reserve (w, 8))
+    return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
+  w->record_count = w->entry_count;
+
+  for (size_t i = 0; i < w->entry_count && w->status == DUMPER_OK; i++)
+    walk_entry (w, i);
+  return w->status;
+}
+
+void
+pdump_walk_free (struct pdump_walk *w)
+{
+  free (w->hot.data);
+  free (w->cold.data);
+  free (w->image_bits);
+  free (w->exe_relocs.data);
+  free (w->records);
+  free (w->scalar_data.data);
+  free (w->objects);
+  free (w->stack);
+  pdump_addrmap_free (&w->visited);
+  pdump_maps_free (&w->maps);
+  memset (w, 0, sizeof *w);
+}

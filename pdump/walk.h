@@ -1,0 +1,113 @@
+/* pdump/walk.h: the writer's graph walk (walk.c), which turns the live
+   heap into the image's sections in memory; write.c lays them out and
+   writes the file.  */
+
+#ifndef DUMPER_PDUMP_WALK_H
+#define DUMPER_PDUMP_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrmap.h"
+#include "backend.h"
+#include "exe.h"
+#include "format.h"
+#include "maps.h"
+
+/* During the walk, image offsets are section-relative; an offset into
+   COLD carries this bias until write.c knows where COLD starts.  */
+#define PDUMP_COLD_BIAS (UINT64_C (1) << 60)
+
+struct pdump_buf
+{
+  unsigned char *data;
+  size_t size;              /* bytes in use */
+  size_t capacity;
+};
+
+struct pdump_u32vec
+{
+  uint32_t *data;
+  size_t size, capacity;
+};
+
+struct pdump_work
+{
+  const void *src;          /* the live object */
+  uint64_t offset;          /* in HOT */
+  uint32_t type;
+  uint32_t index;           /* object number */
+  uint64_t size;
+};
+
+/* One object of the index, in image order.  */
+struct pdump_objinfo
+{
+  uint32_t type;            /* host type or PDUMP_TYPE_BYTES */
+  uint32_t parent;          /* object that first referred to it, or
+                               UINT32_MAX for a registry root */
+  uint64_t size;
+};
+
+struct pdump_walk
+{
+  /* Callbacks first: trace functions get &walk->tracer.  */
+  struct dumper_tracer tracer;
+
+  /* Inputs.  */
+  const struct dumper_heap *heap;
+  const struct pdump_entry *entries;
+  size_t entry_count;
+  uintptr_t tag_mask;
+  uint64_t object_align;    /* max (PDUMP_ALIGN, 1 << tag_bits) */
+  struct pdump_exe exe;
+  struct pdump_maps maps;
+  uintptr_t image_start, image_end;   /* a loaded image, if any */
+
+  /* Outputs.  */
+  struct pdump_buf hot;
+  struct pdump_buf cold;
+  uint64_t *image_bits;     /* one bit per HOT word */
+  size_t image_bits_words;  /* allocated 64-bit words */
+  uint64_t image_reloc_count;
+  struct pdump_u32vec exe_relocs;
+  struct pdump_record *records;
+  size_t record_count;
+  struct pdump_buf scalar_data;
+  struct pdump_objinfo *objects;      /* by object number */
+  size_t object_count, object_capacity;
+  uint64_t hot_object_count, cold_object_count, block_count;
+
+  /* Walk state.  */
+  struct pdump_addrmap visited;
+  struct pdump_work *stack;
+  size_t stack_size, stack_capacity;
+  const struct pdump_work *current;   /* object being traced */
+  size_t current_root;                /* registry entry being walked */
+
+  /* Errors: the first one wins and stops the walk.  */
+  enum dumper_status status;
+  char *detail;
+  size_t detail_size;
+};
+
+/* Walk everything the registry reaches.  On failure returns the status
+   with WALK->detail filled in.  */
+enum dumper_status pdump_walk_run (struct pdump_walk *walk,
+                                   const struct pdump_write_request *req);
+
+void pdump_walk_free (struct pdump_walk *walk);
+
+/* Turn a walk-time offset (section-relative, cold-biased) into a file
+   offset.  */
+static inline uint64_t
+pdump_walk_file_offset (uint64_t walk_offset, uint64_t hot_offset,
+                        uint64_t cold_offset)
+{
+  return walk_offset >= PDUMP_COLD_BIAS
+         ? walk_offset - PDUMP_COLD_BIAS + cold_offset
+         : walk_offset + hot_offset;
+}
+
+#endif /* DUMPER_PDUMP_WALK_H */

@@ -1,0 +1,431 @@
+/* tests/pdump/test_check.c: the image checks and relocation
+   (pdump/check.c) on images built byte by byte here, and the writer's
+   address map (pdump/addrmap.c).
+
+   A small valid image is assembled with format.h, then each test
+   damages one thing and checks the class and message of the refusal.  */
+
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <xxhash.h>
+
+#include "pdump/addrmap.h"
+#include "pdump/check.h"
+#include "pdump/format.h"
+
+#define PAGE 4096
+#define HOT_WORDS 8
+
+static const unsigned char fingerprint[16] = "0123456789abcdef";
+
+/* The image under test: HOT holds 8 words, words 1 and 3 point into the
+   image, word 5 into the executable; COLD holds 16 bytes.  */
+struct image
+{
+  unsigned char *bytes;
+  size_t size;
+  struct pdump_section *table;   /* inside bytes */
+};
+
+static uint64_t
+sec_offset (const struct image *im, unsigned kind)
+{
+  return im->table[kind - 1].offset;
+}
+
+static void
+reseal_header (struct image *im)
+{
+  struct pdump_header *h = (struct pdump_header *) im->bytes;
+  XXH3_state_t *s = XXH3_createState ();
+  XXH3_64bits_reset (s);
+  XXH3_64bits_update (s, h, offsetof (struct pdump_header, header_checksum));
+  XXH3_64bits_update (s, im->table, PDUMP_SECTION_KIND_MAX * sizeof *im->table);
+  h->header_checksum = XXH3_64bits_digest (s);
+  XXH3_freeState (s);
+}
+
+/* Recompute the section checksums and the header checksum.  */
+static void
+reseal (struct image *im)
+{
+  for (unsigned k = 0; k < PDUMP_SECTION_KIND_MAX; k++)
+    im->table[k].checksum = XXH3_64bits (im->bytes + im->table[k].offset,
+                                         im->table[k].size);
+  reseal_header (im);
+}
+
+static void
+build (struct image *im)
+{
+  /* Layout: header page, HOT page, COLD page, then tables.  */
+  im->size = 3 * PAGE + 256;
+  im->bytes = calloc (1, im->size);
+  struct pdump_header *h = (struct pdump_header *) im->bytes;
+  memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
+  h->format_version = PDUMP_FORMAT_VERSION;
+  h->header_size = sizeof *h;
+  h->word_size = sizeof (void *);
+  h->byte_order = PDUMP_BYTE_ORDER_LITTLE;
+  h->machine = 62;                     /* EM_X86_64 */
+  h->section_count = PDUMP_SECTION_KIND_MAX;
+  h->file_size = im->size;
+  h->page_size = PAGE;
+  h->section_table_offset = sizeof *h;
+  memcpy (h->fingerprint, fingerprint, 16);
+  h->object_count = 3;
+  h->type_count = 1;
+  h->tag_bits = 3;
+  im->table = (struct pdump_section *) (im->bytes + sizeof *h);
+
+  uint64_t offsets[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
+  uint64_t sizes[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
+  uint64_t counts[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
+  offsets[PDUMP_SECTION_HOT] = PAGE;        sizes[PDUMP_SECTION_HOT] = HOT_WORDS * 8;
+  counts[PDUMP_SECTION_HOT] = 2;
+  offsets[PDUMP_SECTION_COLD] = 2 * PAGE;   sizes[PDUMP_SECTION_COLD] = 16;
+  counts[PDUMP_SECTION_COLD] = 1;
+  offsets[PDUMP_SECTION_RELOC_IMAGE] = 3 * PAGE; sizes[PDUMP_SECTION_RELOC_IMAGE] = 8;
+  counts[PDUMP_SECTION_RELOC_IMAGE] = 2;
+  offsets[PDUMP_SECTION_RELOC_EXE] = 3 * PAGE + 8; sizes[PDUMP_SECTION_RELOC_EXE] = 4;
+  counts[PDUMP_SECTION_RELOC_EXE] = 1;
+  offsets[PDUMP_SECTION_REGISTRY] = 3 * PAGE + 16; sizes[PDUMP_SECTION_REGISTRY] = 32;
+  counts[PDUMP_SECTION_REGISTRY] = 1;
+  offsets[PDUMP_SECTION_SCALAR_DATA] = 3 * PAGE + 48; sizes[PDUMP_SECTION_SCALAR_DATA] = 8;
+  offsets[PDUMP_SECTION_TYPES] = 3 * PAGE + 56; sizes[PDUMP_SECTION_TYPES] = 12;
+  counts[PDUMP_SECTION_TYPES] = 1;
+  offsets[PDUMP_SECTION_OBJECTS] = 3 * PAGE + 72; sizes[PDUMP_SECTION_OBJECTS] = 6;
+  counts[PDUMP_SECTION_OBJECTS] = 2;
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      struct pdump_section *s = &im->table[k - 1];
+      s->kind = k;
+      s->offset = offsets[k];
+      s->size = sizes[k];
+      s->count = counts[k];
+    }
+  im->size = 3 * PAGE + 78;
+  h->file_size = im->size;
+
+  uint64_t *hot = (uint64_t *) (im->bytes + PAGE);
+  hot[0] = 42;
+  hot[1] = PAGE + 16 + 1;            /* HOT word 2, tag 1 */
+  hot[3] = 2 * PAGE;                 /* COLD start */
+  hot[5] = 0x1000;                   /* executable offset */
+  im->bytes[3 * PAGE] = (1 << 1) | (1 << 3);
+  uint32_t exe_word = 5;
+  memcpy (im->bytes + 3 * PAGE + 8, &exe_word, 4);
+  struct pdump_record r = { PDUMP_RECORD_ROOT, PDUMP_VALUE_IMAGE, 0, 0, 0x2000, 8,
+                            PAGE + 8 };
+  memcpy (im->bytes + 3 * PAGE + 16, &r, sizeof r);
+  struct pdump_type_entry te = { 8, 4 };
+  memcpy (im->bytes + 3 * PAGE + 56, &te, sizeof te);
+  memcpy (im->bytes + 3 * PAGE + 64, "pair", 4);
+  reseal (im);
+}
+
+static enum dumper_status
+check (struct image *im, struct pdump_view *v, char *detail, size_t n)
+{
+  return pdump_check_header (im->bytes, im->size < PAGE ? im->size : PAGE,
+                             im->size, fingerprint, "img", v, detail, n);
+}
+
+static void
+test_valid_image_passes (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512] = "";
+  build (&im);
+  assert_int_equal (check (&im, &v, detail, sizeof detail), DUMPER_OK);
+  assert_int_equal (v.objects_start, PAGE);
+  assert_int_equal (v.objects_end, 2 * PAGE + 16);
+  assert_int_equal (pdump_check_registry (&v, im.bytes + sec_offset (&im, PDUMP_SECTION_REGISTRY),
+                                          NULL, "img", detail, sizeof detail), DUMPER_OK);
+  uint64_t images, exes;
+  uintptr_t base = 0x10000000, bias = 0x555500000000;
+  assert_int_equal (pdump_relocate (&v, im.bytes + PAGE, NULL, NULL,
+                                    im.bytes + 3 * PAGE, im.bytes + 3 * PAGE + 8,
+                                    base, bias, 0x100000, &images, &exes, "img",
+                                    detail, sizeof detail), DUMPER_OK);
+  assert_int_equal (images, 2);
+  assert_int_equal (exes, 1);
+  uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
+  assert_int_equal (hot[0], 42);
+  assert_int_equal (hot[1], base + PAGE + 17);
+  assert_int_equal (hot[3], base + 2 * PAGE);
+  assert_int_equal (hot[5], bias + 0x1000);
+  free (im.bytes);
+}
+
+/* Damage one byte at OFFSET to VALUE, optionally reseal, expect STATUS
+   and WORD in the message.  */
+static void
+expect (size_t offset, unsigned char value, bool resealed,
+        enum dumper_status status, const char *word)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512] = "";
+  build (&im);
+  im.bytes[offset] = value;
+  if (resealed)
+    reseal (&im);
+  enum dumper_status st = check (&im, &v, detail, sizeof detail);
+  if (st != status || strstr (detail, word) == NULL || strncmp (detail, "img: ", 5))
+    fail_msg ("byte %zu = %u: status %d (want %d), detail: %s", offset, value,
+              st, status, detail);
+  free (im.bytes);
+}
+
+static void
+test_each_header_class (void **state)
+{
+  expect (0, 'X', false, DUMPER_E_IMAGE_MAGIC, "not a dumper image");
+  expect (8, 2, false, DUMPER_E_IMAGE_VERSION, "version 2");
+  expect (16, 4, false, DUMPER_E_IMAGE_ARCH, "4-byte words");
+  expect (17, 2, false, DUMPER_E_IMAGE_ARCH, "big-endian");
+  expect (18, 40, false, DUMPER_E_IMAGE_ARCH, "arm");
+  expect (48, 'X', false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  expect (48, 'X', true, DUMPER_E_IMAGE_FINGERPRINT, "fingerprint");
+  expect (80, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  expect (76, 9, true, DUMPER_E_IMAGE_CORRUPT, "heap description");
+}
+
+static void
+test_truncation (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512];
+  build (&im);
+  assert_int_equal (pdump_check_header (im.bytes, 0, 0, NULL, "img", &v, detail,
+                                        sizeof detail), DUMPER_E_IMAGE_TRUNCATED);
+  assert_non_null (strstr (detail, "empty"));
+  assert_int_equal (pdump_check_header (im.bytes, 40, 40, NULL, "img", &v, detail,
+                                        sizeof detail), DUMPER_E_IMAGE_TRUNCATED);
+  assert_int_equal (pdump_check_header (im.bytes, 5, 5, NULL, "img", &v, detail,
+                                        sizeof detail), DUMPER_E_IMAGE_TRUNCATED);
+  assert_int_equal (pdump_check_header (im.bytes, PAGE, im.size - 1, NULL, "img",
+                                        &v, detail, sizeof detail),
+                    DUMPER_E_IMAGE_TRUNCATED);
+  assert_non_null (strstr (detail, "header says"));
+  free (im.bytes);
+}
+
+/* Change a section table field (resealed) and expect corruption.  */
+static void
+expect_table (unsigned kind, size_t field, uint64_t value, const char *word)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512] = "";
+  build (&im);
+  memcpy ((unsigned char *) &im.table[kind - 1] + field, &value, sizeof value);
+  reseal_header (&im);
+  enum dumper_status st = check (&im, &v, detail, sizeof detail);
+  if (st != DUMPER_E_IMAGE_CORRUPT || strstr (detail, word) == NULL)
+    fail_msg ("section %u field %zu = %llu: status %d, detail: %s", kind, field,
+              (unsigned long long) value, st, detail);
+  free (im.bytes);
+}
+
+static void
+test_section_table (void **state)
+{
+  size_t off = offsetof (struct pdump_section, offset);
+  size_t size = offsetof (struct pdump_section, size);
+  size_t count = offsetof (struct pdump_section, count);
+  expect_table (PDUMP_SECTION_HOT, size, 1u << 30, "outside");
+  expect_table (PDUMP_SECTION_COLD, off, 2 * PAGE + 8, "page-aligned");
+  expect_table (PDUMP_SECTION_COLD, off, PAGE, "overlaps");
+  expect_table (PDUMP_SECTION_HOT, size, 60, "whole number of words");
+  expect_table (PDUMP_SECTION_RELOC_IMAGE, size, 0, "RELOC_IMAGE is 0 bytes");
+  expect_table (PDUMP_SECTION_RELOC_EXE, count, 2, "RELOC_EXE");
+  expect_table (PDUMP_SECTION_REGISTRY, count, 3, "REGISTRY");
+  expect_table (PDUMP_SECTION_TYPES, count, 5, "TYPES");
+  expect_table (PDUMP_SECTION_HOT, count, 9, "object counts");
+  expect_table (PDUMP_SECTION_OBJECTS, offsetof (struct pdump_section, kind),
+                PDUMP_SECTION_HOT, "kind");
+  expect_table (PDUMP_SECTION_HOT, offsetof (struct pdump_section, offset),
+                UINT64_MAX - 8, "outside");
+}
+
+/* Run relocation on an image whose HOT word WORD holds VALUE.  */
+static enum dumper_status
+relocate_with (uint64_t word, uint64_t value, uint64_t bitmap, uint32_t exe_word,
+               char *detail, size_t n)
+{
+  struct image im;
+  struct pdump_view v;
+  build (&im);
+  uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
+  hot[word] = value;
+  memcpy (im.bytes + 3 * PAGE, &bitmap, sizeof bitmap);
+  memcpy (im.bytes + 3 * PAGE + 8, &exe_word, 4);
+  reseal (&im);
+  assert_int_equal (check (&im, &v, detail, n), DUMPER_OK);
+  uint64_t a, b;
+  enum dumper_status st
+    = pdump_relocate (&v, im.bytes + PAGE, NULL, NULL, im.bytes + 3 * PAGE,
+                      im.bytes + 3 * PAGE + 8, 0x10000, 0x20000, 0x100000, &a,
+                      &b, "img", detail, n);
+  free (im.bytes);
+  return st;
+}
+
+static void
+test_relocation_checks (void **state)
+{
+  char d[512];
+  /* An image value outside the object sections.  */
+  assert_int_equal (relocate_with (1, 3 * PAGE + 64, 0x0a, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "outside the object sections"));
+  /* Below the object sections (the header).  */
+  assert_int_equal (relocate_with (1, 16, 0x0a, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  /* A tag past the last object is allowed (end of COLD + 15).  */
+  assert_int_equal (relocate_with (3, 2 * PAGE + 16 + 15, 0x0a, 5, d, sizeof d),
+                    DUMPER_OK);
+  /* An executable value past the executable.  */
+  assert_int_equal (relocate_with (5, 0x200000, 0x0a, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "outside the executable"));
+  /* An executable relocation outside HOT.  */
+  assert_int_equal (relocate_with (5, 0x1000, 0x0a, 8, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  /* A word in both tables.  */
+  assert_int_equal (relocate_with (5, PAGE, 0x2a, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  /* A bitmap bit beyond HOT's 8 words.  */
+  assert_int_equal (relocate_with (1, PAGE, 0x0a | 0x100, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "beyond the end of HOT"));
+  /* A bitmap that disagrees with its count.  */
+  assert_int_equal (relocate_with (1, PAGE, 0x02, 5, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "bits set"));
+}
+
+static void
+test_relocation_checksum (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char d[512];
+  build (&im);
+  assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
+  im.bytes[PAGE] ^= 1;    /* damage HOT after the header was checked */
+  uint64_t a, b;
+  assert_int_equal (pdump_relocate (&v, im.bytes + PAGE, NULL, NULL,
+                                    im.bytes + 3 * PAGE, im.bytes + 3 * PAGE + 8,
+                                    0, 0, 0x100000, &a, &b, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "checksum mismatch in section HOT"));
+  free (im.bytes);
+}
+
+static void
+test_registry_checks (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char d[512];
+  build (&im);
+  assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
+  struct pdump_record *r = (struct pdump_record *) (im.bytes + 3 * PAGE + 16);
+  const void *reg = r;
+  r->value = 3 * PAGE;                   /* outside the object sections */
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  r->value = PAGE;
+  r->kind = 9;
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  r->kind = PDUMP_RECORD_SCALAR;
+  r->value_kind = PDUMP_VALUE_NONE;
+  r->value = 4;
+  r->size = 8;                           /* 4 + 8 > 8 bytes of scalar data */
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  r->value = 0;
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+                    DUMPER_OK);
+  /* With an executable layout, the static must be in writable data
+     outside RELRO and the PLT's GOT.  */
+  struct pdump_exe exe;
+  memset (&exe, 0, sizeof exe);
+  exe.segment_count = 2;
+  exe.segments[0] = (struct pdump_exe_segment) { 0x0, 0x1000, 5 };
+  exe.segments[1] = (struct pdump_exe_segment) { 0x2000, 0x3000, 6 };
+  exe.hi = 0x3000;
+  exe.relro_start = 0x2000;
+  exe.relro_end = 0x2100;
+  r->exe_offset = 0x2800;
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+                    DUMPER_OK);
+  r->exe_offset = 0x2080;                /* inside RELRO */
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  r->exe_offset = 0x800;                 /* in code */
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  r->kind = PDUMP_RECORD_HOOK;
+  r->size = 0;
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+                    DUMPER_OK);
+  r->exe_offset = 0x2800;                /* a hook in data */
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  free (im.bytes);
+}
+
+static void
+test_addrmap (void **state)
+{
+  struct pdump_addrmap map;
+  assert_true (pdump_addrmap_init (&map, 4));
+  for (uintptr_t i = 1; i <= 100000; i++)
+    {
+      struct pdump_addrmap_slot *s = pdump_addrmap_put (&map, i * 16);
+      assert_non_null (s);
+      s->offset = i;
+    }
+  assert_int_equal (map.count, 100000);
+  for (uintptr_t i = 1; i <= 100000; i++)
+    {
+      struct pdump_addrmap_slot *s = pdump_addrmap_get (&map, i * 16);
+      assert_non_null (s);
+      assert_int_equal (s->offset, i);
+    }
+  assert_null (pdump_addrmap_get (&map, 8));
+  assert_null (pdump_addrmap_get (&map, 100001 * 16));
+  assert_true (map.count * 2 <= map.capacity);
+  pdump_addrmap_free (&map);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_valid_image_passes),
+    cmocka_unit_test (test_each_header_class),
+    cmocka_unit_test (test_truncation),
+    cmocka_unit_test (test_section_table),
+    cmocka_unit_test (test_relocation_checks),
+    cmocka_unit_test (test_relocation_checksum),
+    cmocka_unit_test (test_registry_checks),
+    cmocka_unit_test (test_addrmap),
+  };
+  return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);
+}
