@@ -1,0 +1,181 @@
+/* bench/pdump-floor.c: the physical floor of loading an image.
+
+   The loader's work is bounded below by the memory traffic of putting
+   the relocated pages in place.  This program measures that floor for a
+   given image, in the same run as the loads it is compared with, by
+   doing only that traffic and nothing else (no checks, no relocation
+   arithmetic, no hashing):
+
+     map-touch   map the file privately and write one byte in every HOT
+                 page that holds a relocation (the pages relocation
+                 dirties), as the issue defines the floor
+     read-huge   read HOT into fresh anonymous memory advised for huge
+                 pages, the hybrid loader's way of placing HOT
+
+   Usage: pdump-floor IMAGE [RUNS]
+   Prints one line per method: "method median_ms min_ms max_ms pages".  */
+
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pdump/check.h"
+#include "pdump/format.h"
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Mark in PAGES (one byte per HOT page) the pages holding relocations.  */
+static size_t
+relocated_pages (const struct pdump_view *v, const unsigned char *file,
+                 unsigned char *pages)
+{
+  const struct pdump_section *hot = &v->sections[PDUMP_SECTION_HOT];
+  const uint64_t *bits = (const uint64_t *) (file + v->sections[PDUMP_SECTION_RELOC_IMAGE].offset);
+  const struct pdump_section *exe = &v->sections[PDUMP_SECTION_RELOC_EXE];
+  uint64_t words = hot->size / 8;
+  for (uint64_t b = 0; b < (words + 63) / 64; b++)
+    if (bits[b])
+      for (uint64_t set = bits[b]; set; set &= set - 1)
+        pages[(b * 64 + (uint64_t) __builtin_ctzll (set)) * 8 / 4096] = 1;
+  for (uint64_t i = 0; i < exe->count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, file + exe->offset + i * 4, 4);
+      pages[(uint64_t) w * 8 / 4096] = 1;
+    }
+  size_t count = 0;
+  for (uint64_t p = 0; p < (hot->size + 4095) / 4096; p++)
+    count += pages[p];
+  return count;
+}
+
+static double
+map_touch (int fd, uint64_t size, uint64_t hot_offset, const unsigned char *pages,
+           uint64_t page_count)
+{
+  double t0 = now ();
+  unsigned char *m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (m == MAP_FAILED)
+    {
+      perror ("mmap");
+      exit (1);
+    }
+  volatile unsigned char *hot = m + hot_offset;
+  for (uint64_t p = 0; p < page_count; p++)
+    if (pages[p])
+      hot[p * 4096] += 1;
+  double t = now () - t0;
+  munmap (m, size);
+  return t;
+}
+
+static double
+read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
+{
+  double t0 = now ();
+  size_t huge = 2u << 20;
+  size_t region = hot_size + huge;
+  unsigned char *m = mmap (NULL, region, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    {
+      perror ("mmap");
+      exit (1);
+    }
+  unsigned char *hot = (unsigned char *) (((uintptr_t) m + huge - 1) & ~(uintptr_t) (huge - 1));
+  madvise (hot, hot_size, MADV_HUGEPAGE);
+  uint64_t done = 0;
+  while (done < hot_size)
+    {
+      ssize_t n = pread (fd, hot + done, hot_size - done, (off_t) (hot_offset + done));
+      if (n <= 0)
+        {
+          perror ("pread");
+          exit (1);
+        }
+      done += (uint64_t) n;
+    }
+  double t = now () - t0;
+  munmap (m, region);
+  return t;
+}
+
+static void
+report (const char *name, double *t, int runs, size_t pages)
+{
+  qsort (t, (size_t) runs, sizeof *t, compare_double);
+  printf ("%s %.3f %.3f %.3f %zu\n", name, t[runs / 2] * 1e3, t[0] * 1e3,
+          t[runs - 1] * 1e3, pages);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: pdump-floor IMAGE [RUNS]\n");
+      return 64;
+    }
+  int runs = argc > 2 ? atoi (argv[2]) : 9;
+  if (runs < 1)
+    runs = 1;
+  int fd = open (argv[1], O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      perror (argv[1]);
+      return 66;
+    }
+  unsigned char *file = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (file == MAP_FAILED)
+    {
+      perror ("mmap");
+      return 66;
+    }
+  struct pdump_view v;
+  char detail[512];
+  enum dumper_status s = pdump_check_header (file, (size_t) st.st_size < 4096
+                                             ? (size_t) st.st_size : 4096,
+                                             (uint64_t) st.st_size, NULL,
+                                             argv[1], &v, detail, sizeof detail);
+  if (s != DUMPER_OK)
+    {
+      fprintf (stderr, "%s\n", detail);
+      return 65;
+    }
+  const struct pdump_section *hot = &v.sections[PDUMP_SECTION_HOT];
+  uint64_t page_count = (hot->size + 4095) / 4096;
+  unsigned char *pages = calloc (page_count + 1, 1);
+  size_t touched = relocated_pages (&v, file, pages);
+
+  double *t_map = calloc ((size_t) runs, sizeof *t_map);
+  double *t_read = calloc ((size_t) runs, sizeof *t_read);
+  for (int r = 0; r < runs; r++)
+    {
+      t_map[r] = map_touch (fd, (uint64_t) st.st_size, hot->offset, pages, page_count);
+      t_read[r] = read_huge (fd, hot->offset, hot->size);
+    }
+  report ("map-touch", t_map, runs, touched);
+  report ("read-huge", t_read, runs, (size_t) page_count);
+  return 0;
+}
