@@ -122,6 +122,10 @@ double bridge_now (void);
 /* The load information dumper_start_info reports.  */
 struct dumper_start_info *bridge_start_info_mut (void);
 
+/* Set whether dumper_startup has run (startup.c); returns the previous
+   value.  For dump_unexec, whose saved data must say "not started".  */
+bool bridge_startup_swap_started (bool value);
+
 /* ------------------------------------------------------------------ */
 /* Allocation (alloc.c).  */
 

@@ -88,7 +88,9 @@ dump_unexec (const char *output)
   struct unexec_request req = {
     output, bridge_warning_sink, NULL, detail, sizeof detail
   };
+  bool was_started = bridge_startup_swap_started (false);
   enum dumper_status st = unexec_write (&req);
+  bridge_startup_swap_started (was_started);
   bridge_set_flags (&saved);
   if (st != DUMPER_OK)
     return bridge_fail_detail (st, detail);

@@ -45,6 +45,17 @@ dumper_start_info (void)
   return &start_info;
 }
 
+/* An unexec dump saves the data segment as it is, `started' included;
+   dump_unexec clears it for the write so the dumped program may call
+   dumper_startup.  Returns the previous value.  */
+bool
+bridge_startup_swap_started (bool value)
+{
+  bool old = started;
+  started = value;
+  return old;
+}
+
 static const char *
 backend_option (void)
 {

@@ -7,15 +7,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The arena's start, the bytes in use from it (what a dump must save)
-   and its capacity.  */
+/* The arena's start, the bytes in use from it (what a dump must save:
+   [*BASE, *BASE + *USED)) and its capacity.  */
 void unexec_arena_bounds (void **base, size_t *used, size_t *capacity);
 
 /* Payload bytes currently allocated.  */
 size_t unexec_arena_live_bytes (void);
 
+/* Zero every byte of the arena that no live block or allocator record
+   uses: free blocks' payloads and the stale bytes above top.  The writer
+   calls it before a dump, so dumps do not depend on what freed memory
+   held (same state, same bytes) and the pointer scan is not misled by
+   stale pointers in freed blocks.  */
+void unexec_arena_scrub (void);
+
+/* Free everything and zero the used memory: an empty arena.  Only for
+   tests: every pointer handed out before becomes invalid.  */
+void unexec_arena_reset (void);
+
 /* Walk every block and free list and check the invariants stated in
-   arena.c; on failure describe the first violation in DETAIL.  */
+   arena.c; on failure describe the first violation in DETAIL and return
+   false.  */
 bool unexec_arena_check (char *detail, size_t detail_size);
 
 #endif /* DUMPER_UNEXEC_ARENA_H */

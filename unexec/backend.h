@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <dumper/dumper.h>
 
@@ -38,7 +39,37 @@ struct unexec_request
 
 /* Write a new executable at REQ->output whose data holds the current
    .data, .bss and used arena.  The caller has already set the flags the
-   dumped program must start with.  */
+   dumped program must start with.
+
+   Reads the running executable (/proc/self/exe), which must be a non-PIE
+   ELF executable with libdumper linked in statically.  Words of the
+   saved data that look like pointers into shared libraries, the stack
+   or the malloc heap are reported through REQ->warn (when not NULL).
+   Returns DUMPER_OK, or with a message naming the file and the problem
+   in REQ->detail: DUMPER_E_OUTPUT (cannot create OUTPUT: missing or
+   unwritable directory, OUTPUT is a directory), DUMPER_E_IO (reading
+   the executable or writing OUTPUT failed: disk full, file size limit),
+   DUMPER_E_EXE (not ELF, PIE, libdumper not linked statically, layout
+   not understood), DUMPER_E_NOMEM.  On failure OUTPUT is untouched and
+   no temporary file remains.  Not thread-safe: other threads must not
+   write the saved data while it runs.  */
 enum dumper_status unexec_write (const struct unexec_request *req);
+
+/* Figures of the last unexec_write of this process, for benchmarks.
+   Zero until a dump succeeds (and in a dumped executable, since they
+   are cleared before the data is saved).  */
+struct unexec_stats
+{
+  bool written;
+  double seconds;             /* the whole unexec_write */
+  uint64_t input_size;        /* bytes of the running executable's file */
+  uint64_t output_size;       /* bytes of the new executable */
+  uint64_t segment_file_size; /* the data segment's file part, now */
+  int64_t segment_added;      /* ... minus what it was in the input */
+  uint64_t arena_used;        /* bytes of the arena saved */
+  uint64_t suspicious_words;  /* words reported by the pointer scan */
+};
+
+const struct unexec_stats *unexec_last_stats (void);
 
 #endif /* DUMPER_UNEXEC_BACKEND_H */

@@ -1,3 +1,56 @@
 # unexec/local.mk: the legacy back end, part of libdumper in unexec builds.
 
-LIB_SRCS_unexec += unexec/arena.c unexec/write.c
+UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/input.c unexec/plan.c \
+	unexec/scan.c unexec/write.c
+LIB_SRCS_unexec += $(UNEXEC_SRCS)
+
+# ------------------------------------------------------------------
+# Tests.  The allocator's unit test builds arena.c with a small arena of
+# its own, so it runs (fast, and under valgrind) in every build.  The
+# writer's unit test links the writer into a non-PIE test program that
+# dumps itself; it reports SKIPPED outside unexec builds.  The
+# end-to-end script drives tests/unexec/minihost, a host linked like a
+# real unexec host: non-PIE, libdumper.a, stamped fingerprint.
+
+UNEXEC_TEST_OBJS = tests/unexec/test_arena.o tests/unexec/test_writer.o \
+	tests/unexec/arena-small.o tests/unexec/minihost.o
+UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o))
+
+CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer
+CHECK_SCRIPTS += tests/unexec/e2e.sh
+CLEANFILES += tests/unexec/minihost tests/unexec/minihost-pie
+
+$(UNEXEC_TEST_OBJS) $(UNEXEC_SRCS:.c=.o): config.h $(GENERATED_HEADERS)
+tests/unexec/test_arena.o tests/unexec/test_writer.o: \
+	ALL_CPPFLAGS += $(CMOCKA_CFLAGS)
+
+tests/unexec/arena-small.o: unexec/arena.c
+	@$(MKDIR_P) $(@D)
+	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_BYTES='((size_t) 4 << 20)' \
+	  $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+tests/unexec/test_arena: tests/unexec/test_arena.o tests/unexec/arena-small.o
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/unexec/test_arena.o \
+	  tests/unexec/arena-small.o $(CMOCKA_LIBS)
+
+tests/unexec/test_writer: tests/unexec/test_writer.o \
+		tests/unexec/arena-small.o $(UNEXEC_WRITER_OBJS)
+	$(CC) $(ALL_LDFLAGS) -no-pie -o $@ tests/unexec/test_writer.o \
+	  tests/unexec/arena-small.o $(UNEXEC_WRITER_OBJS) $(ELF_LIBS) \
+	  $(CMOCKA_LIBS)
+
+# The test hosts exist only in unexec builds; `make check' builds them.
+ifeq ($(WITH_UNEXEC),1)
+check: tests/unexec/minihost tests/unexec/minihost-pie
+endif
+
+tests/unexec/minihost: tests/unexec/minihost.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/unexec/minihost.o \
+	  libdumper.a $(LIB_DEPLIBS)
+	$(FINGERPRINT) -q $@
+
+# The same host linked as a PIE: the writer must refuse it.
+tests/unexec/minihost-pie: tests/unexec/minihost.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) -pie -o $@ tests/unexec/minihost.o \
+	  libdumper.a $(LIB_DEPLIBS)
+	$(FINGERPRINT) -q $@

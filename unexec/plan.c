@@ -1,0 +1,775 @@
+/* unexec/plan.c: the layout of the dumped executable.
+
+   Owns every decision about the new file; emit.c only carries it out.
+   The idea: the writable PT_LOAD segment that holds the arena (the
+   "data segment": .data, .bss, the arena's .lbss) keeps its addresses
+   and its memory size, but its file part now reaches up to `cut', the
+   end of the last non-zero byte the process holds in it.  Below `cut'
+   every section is PROGBITS with the process's current bytes (or, for
+   what must stay as linked, the file's bytes); above it everything is
+   NOBITS and the kernel zero-fills it as before.  The file contents
+   after the segment (non-allocated sections such as .symtab, .debug_*,
+   .shstrtab, any later segment, and the section header table) move by
+   `shift' bytes.  Section numbers never change, so symbols, relocations
+   and debug information stay valid.
+
+   Taken from memory ("captured"): allocated, writable, non-TLS PROGBITS
+   or NOBITS sections of the data segment that are not under
+   PT_GNU_RELRO, not PT_DYNAMIC and not a GOT.  The dynamic loader owns
+   the GOT and the dynamic section: a GOT saved with run-time addresses
+   makes the loader believe the file is prelinked.  TLS sections hold
+   only the template of thread-local storage, so they stay as linked.
+   The arena's unused part [arena + used, arena + capacity) counts as
+   zero whatever stale bytes it holds.
+
+   A NOBITS section that `cut' falls inside is split: it becomes PROGBITS
+   up to `cut', and a new NOBITS section named UNEXEC_TAIL_NAME covers
+   the rest (its name is appended to the section-name table, which moves
+   to the end of the file).  Dumping a dumped executable again treats a
+   section and the tail after it as one NOBITS section, so the tail is
+   reused and the file part can shrink as well as grow.  */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "internal.h"
+
+/* A section of the data segment, together with its tail if it has one.  */
+struct logical
+{
+  size_t index;
+  uintptr_t start, end;
+  bool captured;      /* bytes come from memory */
+  bool fixed;         /* its file bytes must all stay in the file */
+  bool splittable;    /* may end at `cut' (NOBITS, or filled + tail) */
+  size_t tail;        /* section number of its tail, or 0 */
+};
+
+struct planner
+{
+  const struct unexec_input *in;
+  const struct unexec_detail *detail;
+  struct unexec_plan *plan;
+  const GElf_Phdr *seg;          /* the input data segment */
+  uintptr_t vstart, vend;        /* its addresses */
+  struct unexec_range relro, dynamic;
+  struct logical *logicals;
+  size_t logical_count;
+  size_t old_tail;               /* an existing tail section, or 0 */
+};
+
+static uint64_t
+align_up (uint64_t value, uint64_t alignment)
+{
+  return alignment > 1 ? (value + alignment - 1) / alignment * alignment : value;
+}
+
+static bool
+overlaps (uintptr_t start, uintptr_t end, struct unexec_range r)
+{
+  return start < r.end && r.start < end;
+}
+
+static bool
+tls_nobits_p (const GElf_Shdr *s)
+{
+  return (s->sh_flags & SHF_TLS) && s->sh_type == SHT_NOBITS;
+}
+
+/* Is section S part of the data segment?  TLS NOBITS sections take no
+   address space (their addresses overlap the sections after them), so
+   they are never part of it.  */
+static bool
+in_segment_p (const struct planner *p, const GElf_Shdr *s)
+{
+  return (s->sh_flags & SHF_ALLOC) && !tls_nobits_p (s)
+         && s->sh_addr >= p->vstart && s->sh_addr <= p->vend
+         && s->sh_size <= p->vend - s->sh_addr;
+}
+
+static bool
+got_name_p (const char *name)
+{
+  return strncmp (name, ".got", 4) == 0 || strcmp (name, ".plt") == 0;
+}
+
+static bool
+captured_p (const struct planner *p, size_t index)
+{
+  const GElf_Shdr *s = &p->in->shdrs[index];
+  uintptr_t start = s->sh_addr, end = s->sh_addr + s->sh_size;
+  return (s->sh_flags & SHF_WRITE) && !(s->sh_flags & SHF_TLS)
+         && (s->sh_type == SHT_PROGBITS || s->sh_type == SHT_NOBITS)
+         && !got_name_p (unexec_section_name (p->in, index))
+         && !overlaps (start, end, p->relro)
+         && !overlaps (start, end, p->dynamic);
+}
+
+/* The data segment: the writable PT_LOAD holding the whole arena.  */
+static enum dumper_status
+find_segment (struct planner *p, const struct unexec_arena_view *arena)
+{
+  const struct unexec_input *in = p->in;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    {
+      const GElf_Phdr *ph = &in->phdrs[i];
+      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W)
+          && arena->base >= ph->p_vaddr
+          && arena->base - ph->p_vaddr <= ph->p_memsz
+          && arena->capacity <= ph->p_memsz - (arena->base - ph->p_vaddr))
+        {
+          p->plan->segment = i;
+          p->seg = ph;
+          p->vstart = ph->p_vaddr;
+          p->vend = ph->p_vaddr + ph->p_memsz;
+          return DUMPER_OK;
+        }
+    }
+  return unexec_fail (p->detail, DUMPER_E_EXE,
+                      "%s: the static heap arena (%#lx, %zu bytes) is not in "
+                      "a writable segment of this file: libdumper must be "
+                      "linked statically into an unexec host (link "
+                      "libdumper.a, not libdumper.so)", in->path,
+                      (unsigned long) arena->base, arena->capacity);
+}
+
+/* The file must be the running program: its program headers must be
+   where the kernel says the running program's are.  */
+static enum dumper_status
+check_running (const struct planner *p)
+{
+  const struct unexec_input *in = p->in;
+  unsigned long at_phdr = getauxval (AT_PHDR);
+  if (at_phdr == 0)
+    return DUMPER_OK;          /* the kernel did not say; nothing to compare */
+  GElf_Addr expected = 0;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    {
+      const GElf_Phdr *ph = &in->phdrs[i];
+      if (ph->p_type == PT_PHDR)
+        expected = ph->p_vaddr;
+      else if (expected == 0 && ph->p_type == PT_LOAD
+               && in->ehdr.e_phoff >= ph->p_offset
+               && in->ehdr.e_phoff - ph->p_offset < ph->p_filesz)
+        expected = ph->p_vaddr + (in->ehdr.e_phoff - ph->p_offset);
+    }
+  if (expected != at_phdr)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s is not the file of the running program (its "
+                        "program headers would be at %#lx, the running "
+                        "program's are at %#lx)", in->path,
+                        (unsigned long) expected, at_phdr);
+  return DUMPER_OK;
+}
+
+static void
+find_special_ranges (struct planner *p)
+{
+  for (size_t i = 0; i < p->in->phdr_count; i++)
+    {
+      const GElf_Phdr *ph = &p->in->phdrs[i];
+      struct unexec_range r = { ph->p_vaddr, ph->p_vaddr + ph->p_memsz };
+      if (ph->p_type == PT_GNU_RELRO)
+        p->relro = r;
+      else if (ph->p_type == PT_DYNAMIC)
+        p->dynamic = r;
+    }
+}
+
+static int
+compare_logical (const void *a, const void *b)
+{
+  const struct logical *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->end != y->end)
+    return x->end < y->end ? -1 : 1;
+  return 0;
+}
+
+/* Collect the data segment's sections, folding a previous dump's tail
+   into the section it follows.  */
+static enum dumper_status
+collect_logicals (struct planner *p)
+{
+  const struct unexec_input *in = p->in;
+  p->logicals = calloc (in->section_count, sizeof *p->logicals);
+  if (p->logicals == NULL)
+    return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
+  for (size_t i = 1; i < in->section_count; i++)
+    {
+      const GElf_Shdr *s = &in->shdrs[i];
+      if (s->sh_type == SHT_NOBITS && in_segment_p (p, s)
+          && strcmp (unexec_section_name (in, i), UNEXEC_TAIL_NAME) == 0)
+        p->old_tail = i;
+    }
+  for (size_t i = 1; i < in->section_count; i++)
+    {
+      const GElf_Shdr *s = &in->shdrs[i];
+      if (i == p->old_tail || !in_segment_p (p, s))
+        continue;
+      struct logical *l = &p->logicals[p->logical_count++];
+      l->index = i;
+      l->start = s->sh_addr;
+      l->end = s->sh_addr + s->sh_size;
+      l->captured = captured_p (p, i);
+      l->splittable = s->sh_type == SHT_NOBITS;
+      if (p->old_tail && in->shdrs[p->old_tail].sh_addr == l->end
+          && l->captured && l->end > l->start)
+        {
+          l->tail = p->old_tail;
+          l->end += in->shdrs[p->old_tail].sh_size;
+          l->splittable = true;
+        }
+      l->fixed = !l->splittable && s->sh_type != SHT_NOBITS;
+    }
+  /* A tail that follows no captured section is a NOBITS section like
+     any other.  */
+  bool tail_used = false;
+  for (size_t k = 0; k < p->logical_count; k++)
+    tail_used |= p->logicals[k].tail != 0;
+  if (p->old_tail && !tail_used)
+    {
+      struct logical *l = &p->logicals[p->logical_count++];
+      const GElf_Shdr *s = &in->shdrs[p->old_tail];
+      l->index = p->old_tail;
+      l->start = s->sh_addr;
+      l->end = s->sh_addr + s->sh_size;
+      l->captured = captured_p (p, p->old_tail);
+      l->splittable = true;
+      p->old_tail = 0;
+    }
+  qsort (p->logicals, p->logical_count, sizeof *p->logicals, compare_logical);
+  return DUMPER_OK;
+}
+
+/* The end of the last non-zero byte of process memory in [LO, HI), or
+   0 when all of it is zero.  Works a word at a time; the result may
+   include up to a word of trailing zeros.  */
+static uintptr_t
+last_nonzero_end (uintptr_t lo, uintptr_t hi)
+{
+  const size_t word = sizeof (uintptr_t);
+  while (hi > lo && hi % word != 0)
+    {
+      if (*(const unsigned char *) (hi - 1))
+        return hi;
+      hi--;
+    }
+  while (hi - lo >= word)
+    {
+      uintptr_t w;
+      memcpy (&w, (const void *) (hi - word), word);
+      if (w)
+        return hi;
+      hi -= word;
+    }
+  while (hi > lo)
+    {
+      if (*(const unsigned char *) (hi - 1))
+        return hi;
+      hi--;
+    }
+  return 0;
+}
+
+/* The same for [LO, HI) less the arena's unused part.  */
+static uintptr_t
+last_data_end (const struct unexec_plan *plan, uintptr_t lo, uintptr_t hi)
+{
+  struct unexec_range u = plan->unused;
+  if (hi > u.end)
+    {
+      uintptr_t end = last_nonzero_end (lo > u.end ? lo : u.end, hi);
+      if (end)
+        return end;
+    }
+  if (lo < u.start)
+    return last_nonzero_end (lo, hi < u.start ? hi : u.start);
+  return 0;
+}
+
+/* Choose `cut': at least the end of every section whose file bytes must
+   stay, and past the last non-zero captured byte.  */
+static void
+choose_cut (struct planner *p)
+{
+  uintptr_t floor = p->vstart;
+  for (size_t k = 0; k < p->logical_count; k++)
+    if (p->logicals[k].fixed && p->logicals[k].end > floor)
+      floor = p->logicals[k].end;
+  uintptr_t cut = floor;
+  for (size_t k = p->logical_count; k-- > 0;)
+    {
+      const struct logical *l = &p->logicals[k];
+      if (l->end <= floor)
+        break;
+      if (!l->captured)
+        continue;
+      uintptr_t end = last_data_end (p->plan, l->start > floor ? l->start : floor,
+                                     l->end);
+      if (end)
+        {
+          cut = end;
+          break;
+        }
+    }
+  /* Where `cut' splits a section, round it up to 16 bytes, so the tail
+     section starts aligned.  A section that cannot be split, or a second
+     split section when a tail already exists, is kept whole.  */
+  for (size_t k = 0; k < p->logical_count; k++)
+    {
+      const struct logical *l = &p->logicals[k];
+      if (l->start < cut && cut < l->end)
+        {
+          cut = align_up (cut, 16);
+          if (cut > l->end || !l->splittable
+              || (p->old_tail && l->tail != p->old_tail))
+            cut = l->end;
+          break;
+        }
+    }
+  p->plan->cut = cut;
+}
+
+static void
+set_source (struct unexec_out_section *out, const struct logical *l,
+            const GElf_Shdr *in_shdr)
+{
+  if (out->shdr.sh_type == SHT_NOBITS)
+    out->source = UNEXEC_SRC_NONE;
+  else if (l->captured)
+    out->source = UNEXEC_SRC_MEMORY;
+  else if (in_shdr->sh_type == SHT_NOBITS)
+    out->source = UNEXEC_SRC_ZERO;
+  else
+    out->source = UNEXEC_SRC_FILE;
+}
+
+/* Place the tail section TAIL at [START, END) of the data segment.  */
+static void
+place_tail (struct planner *p, size_t tail, const GElf_Shdr *owner,
+            uintptr_t start, uintptr_t end)
+{
+  GElf_Shdr *t = &p->plan->sections[tail].shdr;
+  t->sh_type = SHT_NOBITS;
+  t->sh_flags = owner->sh_flags;
+  t->sh_addr = start;
+  t->sh_offset = p->seg->p_offset + (start - p->vstart);
+  t->sh_size = end - start;
+  t->sh_link = 0;
+  t->sh_info = 0;
+  t->sh_addralign = 16;
+  t->sh_entsize = 0;
+  p->plan->sections[tail].source = UNEXEC_SRC_NONE;
+}
+
+/* The output headers of the data segment's sections.  */
+static void
+plan_segment_sections (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  uintptr_t cut = plan->cut;
+  for (size_t k = 0; k < p->logical_count; k++)
+    {
+      const struct logical *l = &p->logicals[k];
+      const GElf_Shdr *in_shdr = &p->in->shdrs[l->index];
+      struct unexec_out_section *out = &plan->sections[l->index];
+      uintptr_t own_end = l->end;
+      out->shdr.sh_offset = p->seg->p_offset + (l->start - p->vstart);
+      if (l->end <= cut)
+        out->shdr.sh_type = in_shdr->sh_type == SHT_NOBITS ? SHT_PROGBITS
+                                                           : in_shdr->sh_type;
+      else if (l->start >= cut)
+        out->shdr.sh_type = SHT_NOBITS;
+      else
+        {
+          out->shdr.sh_type = SHT_PROGBITS;
+          own_end = cut;
+        }
+      out->shdr.sh_size = own_end - l->start;
+      set_source (out, l, in_shdr);
+      if (own_end < l->end)
+        {
+          /* The split section: its rest goes to the tail.  */
+          if (l->tail == 0)
+            {
+              plan->tail = p->in->section_count;
+              plan->section_count = p->in->section_count + 1;
+            }
+          else
+            plan->tail = l->tail;
+          place_tail (p, plan->tail, in_shdr, own_end, l->end);
+        }
+      else if (l->tail)
+        {
+          plan->tail = l->tail;
+          place_tail (p, l->tail, in_shdr, l->end, l->end);
+        }
+    }
+}
+
+/* Program headers: the data segment's file part ends at `cut'; headers
+   of contents after it move with them.  */
+static void
+plan_phdrs (struct planner *p, GElf_Off old_end)
+{
+  struct unexec_plan *plan = p->plan;
+  for (size_t i = 0; i < p->in->phdr_count; i++)
+    {
+      GElf_Phdr *ph = &plan->phdrs[i];
+      *ph = p->in->phdrs[i];
+      if (i == plan->segment)
+        ph->p_filesz = plan->cut - p->vstart;
+      else if (ph->p_offset >= old_end && ph->p_filesz > 0
+               && !(ph->p_vaddr >= p->vstart && ph->p_vaddr < p->vend))
+        ph->p_offset += plan->shift;
+    }
+}
+
+/* Does section I move with the contents after the data segment?  */
+static bool
+after_segment_p (const struct planner *p, size_t i, GElf_Off old_end)
+{
+  const GElf_Shdr *s = &p->in->shdrs[i];
+  return i != 0 && s->sh_offset >= old_end && !in_segment_p (p, s)
+         && !tls_nobits_p (s);
+}
+
+/* The shift: the change in the segment's file size, rounded so that
+   every moved section keeps its alignment and every later segment keeps
+   offset == address modulo its alignment.  */
+static void
+choose_shift (struct planner *p, GElf_Off old_end)
+{
+  const struct unexec_input *in = p->in;
+  uint64_t alignment = 8;
+  for (size_t i = 0; i < in->section_count; i++)
+    if (after_segment_p (p, i, old_end) && in->shdrs[i].sh_addralign > alignment)
+      alignment = in->shdrs[i].sh_addralign;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    if (in->phdrs[i].p_type == PT_LOAD && in->phdrs[i].p_offset >= old_end
+        && in->phdrs[i].p_align > alignment)
+      alignment = in->phdrs[i].p_align;
+  int64_t delta = (int64_t) (p->plan->cut - p->vstart) - (int64_t) p->seg->p_filesz;
+  if (delta >= 0)
+    p->plan->shift = (int64_t) align_up ((uint64_t) delta, alignment);
+  else
+    p->plan->shift = -(int64_t) ((uint64_t) -delta / alignment * alignment);
+}
+
+/* Append the tail's name to a copy of the section-name table.  */
+static enum dumper_status
+extend_names (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  Elf_Data *names = elf_rawdata (elf_getscn (p->in->elf, p->in->names_index),
+                                 NULL);
+  if (names == NULL || names->d_size != p->in->shdrs[p->in->names_index].sh_size)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s: cannot read the section name table: %s",
+                        p->in->path, elf_errmsg (-1));
+  plan->names_size = names->d_size + sizeof UNEXEC_TAIL_NAME;
+  plan->names = malloc (plan->names_size);
+  if (plan->names == NULL)
+    return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
+  memcpy (plan->names, names->d_buf, names->d_size);
+  memcpy (plan->names + names->d_size, UNEXEC_TAIL_NAME, sizeof UNEXEC_TAIL_NAME);
+  plan->sections[plan->tail].shdr.sh_name = (GElf_Word) names->d_size;
+  GElf_Shdr *s = &plan->sections[p->in->names_index].shdr;
+  s->sh_size = plan->names_size;
+  plan->sections[p->in->names_index].source = UNEXEC_SRC_NAMES;
+  return DUMPER_OK;
+}
+
+/* Everything after the data segment: move it, put a grown name table
+   at the end, and the section header table after all of it.  */
+static enum dumper_status
+plan_rest (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  const struct unexec_input *in = p->in;
+  GElf_Off old_end = p->seg->p_offset + p->seg->p_filesz;
+  choose_shift (p, old_end);
+  plan_phdrs (p, old_end);
+  bool new_tail = plan->tail == in->section_count;
+  if (new_tail)
+    {
+      enum dumper_status status = extend_names (p);
+      if (status != DUMPER_OK)
+        return status;
+    }
+  uint64_t end = in->ehdr.e_phoff + (uint64_t) in->phdr_count * in->ehdr.e_phentsize;
+  for (size_t i = 1; i < plan->section_count; i++)
+    {
+      GElf_Shdr *s = &plan->sections[i].shdr;
+      if (i < in->section_count && after_segment_p (p, i, old_end))
+        s->sh_offset += plan->shift;
+      if (s->sh_type != SHT_NOBITS && !(new_tail && i == in->names_index)
+          && s->sh_offset + s->sh_size > end)
+        end = s->sh_offset + s->sh_size;
+    }
+  for (size_t i = 0; i < in->phdr_count; i++)
+    if (plan->phdrs[i].p_offset + plan->phdrs[i].p_filesz > end)
+      end = plan->phdrs[i].p_offset + plan->phdrs[i].p_filesz;
+  if (new_tail)
+    {
+      plan->sections[in->names_index].shdr.sh_offset = end;
+      end += plan->names_size;
+    }
+  plan->shoff = align_up (end, 8);
+  plan->file_size = plan->shoff + (uint64_t) plan->section_count * in->ehdr.e_shentsize;
+  return DUMPER_OK;
+}
+
+/* The memory ranges the file will hold, for the pointer scan.  */
+static enum dumper_status
+collect_captured (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  plan->captured = calloc (2 * p->logical_count + 1, sizeof *plan->captured);
+  if (plan->captured == NULL)
+    return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
+  for (size_t k = 0; k < p->logical_count; k++)
+    {
+      const struct logical *l = &p->logicals[k];
+      const struct unexec_out_section *out = &plan->sections[l->index];
+      if (out->source != UNEXEC_SRC_MEMORY || out->shdr.sh_size == 0)
+        continue;
+      uintptr_t start = l->start, end = l->start + out->shdr.sh_size;
+      struct unexec_range u = plan->unused;
+      if (start < u.start)
+        plan->captured[plan->captured_count++]
+          = (struct unexec_range) { start, end < u.start ? end : u.start };
+      if (end > u.end)
+        plan->captured[plan->captured_count++]
+          = (struct unexec_range) { start > u.end ? start : u.end, end };
+    }
+  return DUMPER_OK;
+}
+
+/* Run the layout check on the planned headers.  */
+static enum dumper_status
+check_plan (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  GElf_Shdr *shdrs = calloc (plan->section_count, sizeof *shdrs);
+  if (shdrs == NULL)
+    return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
+  for (size_t i = 0; i < plan->section_count; i++)
+    shdrs[i] = plan->sections[i].shdr;
+  GElf_Ehdr ehdr = p->in->ehdr;
+  ehdr.e_shoff = plan->shoff;
+  ehdr.e_shnum = (GElf_Half) plan->section_count;
+  char why[256];
+  bool ok = unexec_layout_check (&ehdr, plan->phdrs, p->in->phdr_count, shdrs,
+                                 plan->section_count, plan->file_size, why,
+                                 sizeof why);
+  free (shdrs);
+  if (!ok)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s: cannot lay out the dumped executable: %s",
+                        p->in->path, why);
+  return DUMPER_OK;
+}
+
+enum dumper_status
+unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
+                  const struct unexec_arena_view *arena,
+                  const struct unexec_detail *detail)
+{
+  memset (plan, 0, sizeof *plan);
+  plan->unused = (struct unexec_range) { arena->base + arena->used,
+                                         arena->base + arena->capacity };
+  struct planner p = { .in = in, .detail = detail, .plan = plan };
+  enum dumper_status status = find_segment (&p, arena);
+  if (status == DUMPER_OK)
+    status = check_running (&p);
+  if (status == DUMPER_OK)
+    {
+      find_special_ranges (&p);
+      status = collect_logicals (&p);
+    }
+  if (status == DUMPER_OK)
+    {
+      plan->phdrs = calloc (in->phdr_count, sizeof *plan->phdrs);
+      plan->sections = calloc (in->section_count + 1, sizeof *plan->sections);
+      if (plan->phdrs == NULL || plan->sections == NULL)
+        status = unexec_fail (detail, DUMPER_E_NOMEM,
+                              "no memory to plan the dump");
+    }
+  if (status == DUMPER_OK)
+    {
+      plan->section_count = in->section_count;
+      for (size_t i = 0; i < in->section_count; i++)
+        {
+          plan->sections[i].shdr = in->shdrs[i];
+          plan->sections[i].source = i == 0 || in->shdrs[i].sh_type == SHT_NOBITS
+                                     ? UNEXEC_SRC_NONE : UNEXEC_SRC_FILE;
+        }
+      choose_cut (&p);
+      plan_segment_sections (&p);
+      status = plan_rest (&p);
+    }
+  if (status == DUMPER_OK)
+    status = collect_captured (&p);
+  if (status == DUMPER_OK)
+    status = check_plan (&p);
+  free (p.logicals);
+  if (status != DUMPER_OK)
+    unexec_plan_free (plan);
+  return status;
+}
+
+void
+unexec_plan_free (struct unexec_plan *plan)
+{
+  free (plan->phdrs);
+  free (plan->sections);
+  free (plan->names);
+  free (plan->captured);
+  memset (plan, 0, sizeof *plan);
+}
+
+/* ------------------------------------------------------------------ */
+/* The layout check.  */
+
+struct piece
+{
+  uint64_t start, end;
+  const char *what;
+  size_t index;
+};
+
+static int
+compare_piece (const void *a, const void *b)
+{
+  const struct piece *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* File contents must not overlap and must lie inside the file.  */
+static bool
+check_pieces (const GElf_Ehdr *ehdr, size_t phdr_count, const GElf_Shdr *shdrs,
+              size_t section_count, uint64_t file_size, char *detail,
+              size_t detail_size)
+{
+  struct piece *pieces = calloc (section_count + 3, sizeof *pieces);
+  if (pieces == NULL)
+    {
+      snprintf (detail, detail_size, "out of memory");
+      return false;
+    }
+  size_t n = 0;
+  pieces[n++] = (struct piece) { 0, ehdr->e_ehsize, "ELF header", 0 };
+  pieces[n++] = (struct piece) { ehdr->e_phoff,
+                                 ehdr->e_phoff + phdr_count * ehdr->e_phentsize,
+                                 "program headers", 0 };
+  pieces[n++] = (struct piece) { ehdr->e_shoff,
+                                 ehdr->e_shoff + section_count * ehdr->e_shentsize,
+                                 "section headers", 0 };
+  for (size_t i = 1; i < section_count; i++)
+    if (shdrs[i].sh_type != SHT_NOBITS && shdrs[i].sh_size > 0)
+      pieces[n++] = (struct piece) { shdrs[i].sh_offset,
+                                     shdrs[i].sh_offset + shdrs[i].sh_size,
+                                     "section", i };
+  qsort (pieces, n, sizeof *pieces, compare_piece);
+  bool ok = true;
+  for (size_t k = 0; k < n && ok; k++)
+    {
+      if (pieces[k].end > file_size || pieces[k].end < pieces[k].start)
+        {
+          snprintf (detail, detail_size, "%s %zu [%#lx, %#lx) is outside "
+                    "the file of %#lx bytes", pieces[k].what, pieces[k].index,
+                    (unsigned long) pieces[k].start,
+                    (unsigned long) pieces[k].end, (unsigned long) file_size);
+          ok = false;
+        }
+      else if (k > 0 && pieces[k].start < pieces[k - 1].end)
+        {
+          snprintf (detail, detail_size, "%s %zu at %#lx overlaps %s %zu",
+                    pieces[k].what, pieces[k].index,
+                    (unsigned long) pieces[k].start, pieces[k - 1].what,
+                    pieces[k - 1].index);
+          ok = false;
+        }
+    }
+  free (pieces);
+  return ok;
+}
+
+/* Allocated sections must agree with the PT_LOAD holding them: file
+   bytes exactly where the segment maps them, NOBITS only past its file
+   part.  */
+static bool
+check_section_in_load (const GElf_Phdr *ph, const GElf_Shdr *s, size_t index,
+                       char *detail, size_t detail_size)
+{
+  if ((s->sh_flags & SHF_TLS) && s->sh_type == SHT_NOBITS)
+    return true;
+  if (s->sh_addr < ph->p_vaddr || s->sh_addr + s->sh_size > ph->p_vaddr + ph->p_memsz
+      || (s->sh_size == 0 && s->sh_addr == ph->p_vaddr + ph->p_memsz))
+    return true;                /* not in this segment */
+  GElf_Addr file_end = ph->p_vaddr + ph->p_filesz;
+  if (s->sh_type == SHT_NOBITS)
+    {
+      if (s->sh_addr < file_end && s->sh_size > 0)
+        {
+          snprintf (detail, detail_size, "NOBITS section %zu at %#lx lies in "
+                    "the file part of its segment (ends %#lx)", index,
+                    (unsigned long) s->sh_addr, (unsigned long) file_end);
+          return false;
+        }
+      return true;
+    }
+  if (s->sh_addr + s->sh_size > file_end
+      || s->sh_offset != ph->p_offset + (s->sh_addr - ph->p_vaddr))
+    {
+      snprintf (detail, detail_size, "section %zu (address %#lx, offset "
+                "%#lx) is not where its segment maps it", index,
+                (unsigned long) s->sh_addr, (unsigned long) s->sh_offset);
+      return false;
+    }
+  return true;
+}
+
+bool
+unexec_layout_check (const GElf_Ehdr *ehdr, const GElf_Phdr *phdrs,
+                     size_t phdr_count, const GElf_Shdr *shdrs,
+                     size_t section_count, uint64_t file_size, char *detail,
+                     size_t detail_size)
+{
+  for (size_t i = 0; i < phdr_count; i++)
+    {
+      const GElf_Phdr *ph = &phdrs[i];
+      if (ph->p_filesz > ph->p_memsz || ph->p_offset + ph->p_filesz > file_size)
+        {
+          snprintf (detail, detail_size, "program header %zu: file size "
+                    "%#lx at %#lx does not fit", i,
+                    (unsigned long) ph->p_filesz, (unsigned long) ph->p_offset);
+          return false;
+        }
+      if (ph->p_type != PT_LOAD)
+        continue;
+      if (ph->p_align > 1 && ph->p_offset % ph->p_align != ph->p_vaddr % ph->p_align)
+        {
+          snprintf (detail, detail_size, "segment %zu: offset %#lx and "
+                    "address %#lx disagree modulo %#lx", i,
+                    (unsigned long) ph->p_offset, (unsigned long) ph->p_vaddr,
+                    (unsigned long) ph->p_align);
+          return false;
+        }
+      for (size_t s = 1; s < section_count; s++)
+        if ((shdrs[s].sh_flags & SHF_ALLOC)
+            && !check_section_in_load (ph, &shdrs[s], s, detail, detail_size))
+          return false;
+    }
+  return check_pieces (ehdr, phdr_count, shdrs, section_count, file_size,
+                       detail, detail_size);
+}
