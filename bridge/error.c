@@ -43,6 +43,7 @@ static const struct
 };
 
 static _Thread_local char detail[1024];
+static _Thread_local enum dumper_status last_status;
 
 static dumper_warning_fn warning_fn;
 static void *warning_data;
@@ -69,6 +70,12 @@ dumper_error_detail (void)
   return detail;
 }
 
+enum dumper_status
+dumper_last_status (void)
+{
+  return last_status;
+}
+
 int
 dumper_report (const char *progname, enum dumper_status status)
 {
@@ -88,6 +95,7 @@ void
 bridge_clear_detail (void)
 {
   detail[0] = '\0';
+  last_status = DUMPER_OK;
 }
 
 enum dumper_status
@@ -97,6 +105,7 @@ bridge_fail (enum dumper_status status, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (detail, sizeof detail, fmt, ap);
   va_end (ap);
+  last_status = status;
   return status;
 }
 
@@ -104,6 +113,7 @@ enum dumper_status
 bridge_fail_detail (enum dumper_status status, const char *text)
 {
   snprintf (detail, sizeof detail, "%s", text ? text : "");
+  last_status = status;
   return status;
 }
 

@@ -89,6 +89,12 @@ const char *dumper_strerror (enum dumper_status status);
    offset, type and field, errno text.  Never NULL; "" when none.  */
 const char *dumper_error_detail (void);
 
+/* The status of the most recent failure in this thread, for calls that
+   return a pointer (dumper_alloc, dumper_realloc): after a NULL,
+   `dumper_report (argv[0], dumper_last_status ())'.  DUMPER_OK when
+   nothing has failed since the last successful public call.  */
+enum dumper_status dumper_last_status (void);
+
 /* The process exit status a program should use for STATUS: 0 for
    DUMPER_OK, else a distinct value in 64..99 (never 1, never >= 128).  */
 int dumper_exit_status (enum dumper_status status);

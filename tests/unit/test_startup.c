@@ -248,7 +248,11 @@ test_dump_refused_without_request (void **state)
       assert_int_equal (st, DUMPER_E_STATE);
       assert_non_null (strstr (dumper_error_detail (), "--temacs"));
     }
+  assert_int_equal (dumper_last_status (), st);
   assert_int_equal (dumper_dump (NULL) != DUMPER_OK, 1);
+  /* A successful call clears the last status.  */
+  assert_int_equal (dumper_remember_scalar (&st, sizeof st), DUMPER_OK);
+  assert_int_equal (dumper_last_status (), DUMPER_OK);
 }
 
 static void
