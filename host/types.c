@@ -1,0 +1,225 @@
+/* host/types.c: the description of dlisp's heap for libdumper (heap.h).
+
+   Owns: the type table (name, size, trace, fixup per type), the tag
+   table, and freeing the blocks an object owns.  The trace functions
+   here are the only place that knows where an object's pointers are;
+   the GC's mark phase (host/gc.c), the digest walk (host/digest.c) and
+   the pdump writer all call them, so they can never disagree.
+
+   Invariants: each trace function reports every pointer field of its
+   type exactly once; a field it does not report never holds an address
+   in an image (the hash table fixup clears the `eq' index).  Floats,
+   hash indexes and builtins hold no heap pointers (trace NULL);
+   builtins live in the executable and are never allocated.  */
+
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "lisp.h"
+
+static size_t
+cons_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_cons);
+}
+
+static void
+cons_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_cons *c = obj;
+  dumper_trace_word (t, &c->car);
+  dumper_trace_word (t, &c->cdr);
+}
+
+static size_t
+symbol_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_symbol);
+}
+
+static void
+symbol_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_symbol *s = obj;
+  dumper_trace_word (t, &s->name);
+  dumper_trace_word (t, &s->value);
+  dumper_trace_word (t, &s->function);
+  dumper_trace_word (t, &s->plist);
+}
+
+static size_t
+string_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_string);
+}
+
+static void
+string_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_string *s = obj;
+  /* Data blocks are NUL-terminated; an empty string has none.  */
+  dumper_trace_bytes (t, (void *const *) &s->data,
+                      s->data ? (size_t) s->nbytes + 1 : 0);
+}
+
+static size_t
+float_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_float);
+}
+
+static size_t
+vector_size (const void *obj)
+{
+  const struct dl_vector *v = obj;
+  return sizeof *v + (size_t) v->size * sizeof (dl_obj);
+}
+
+static void
+vector_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_vector *v = obj;
+  for (uint64_t i = 0; i < v->size; i++)
+    dumper_trace_word (t, &v->items[i]);
+}
+
+static size_t
+hash_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_hash);
+}
+
+/* The `equal' index is a pure function of the keys' contents, so it is
+   saved.  The `eq' index hashes addresses: it is not reported, and
+   hash_fixup removes it from the image copy.  */
+static void
+hash_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_hash *h = obj;
+  dumper_trace_word (t, &h->entries);
+  if (h->test == DL_HASH_EQUAL)
+    dumper_trace_ptr (t, (void *const *) &h->index, DL_T_HASH_INDEX);
+}
+
+static void
+hash_fixup (const void *obj, void *copy)
+{
+  const struct dl_hash *h = obj;
+  struct dl_hash *c = copy;
+  c->h.flags &= ~(uint32_t) DL_F_MARK;
+  if (h->test == DL_HASH_EQ)
+    {
+      c->index = NULL;
+      c->h.flags |= DL_F_NEEDS_REHASH;
+    }
+}
+
+static size_t
+hash_index_size (const void *obj)
+{
+  const struct dl_hash_index *x = obj;
+  return sizeof *x + (size_t) x->size * sizeof x->slots[0];
+}
+
+static size_t
+closure_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_closure);
+}
+
+static void
+closure_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_closure *c = obj;
+  dumper_trace_word (t, &c->params);
+  dumper_trace_word (t, &c->body);
+  dumper_trace_word (t, &c->env);
+  dumper_trace_word (t, &c->name);
+}
+
+static size_t
+macro_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_macro);
+}
+
+static void
+macro_trace (const void *obj, struct dumper_tracer *t)
+{
+  const struct dl_macro *m = obj;
+  dumper_trace_word (t, &m->expander);
+  dumper_trace_word (t, &m->name);
+}
+
+static size_t
+builtin_size (const void *obj)
+{
+  (void) obj;
+  return sizeof (struct dl_builtin);
+}
+
+static const struct dumper_type dl_types[DL_T_COUNT] = {
+  [DL_T_CONS] = { "cons", cons_size, cons_trace, NULL },
+  [DL_T_SYMBOL] = { "symbol", symbol_size, symbol_trace, NULL },
+  [DL_T_STRING] = { "string", string_size, string_trace, NULL },
+  [DL_T_FLOAT] = { "float", float_size, NULL, NULL },
+  [DL_T_VECTOR] = { "vector", vector_size, vector_trace, NULL },
+  [DL_T_HASH] = { "hash-table", hash_size, hash_trace, hash_fixup },
+  [DL_T_CLOSURE] = { "closure", closure_size, closure_trace, NULL },
+  [DL_T_MACRO] = { "macro", macro_size, macro_trace, NULL },
+  [DL_T_HASH_INDEX] = { "hash-index", hash_index_size, NULL, NULL },
+  [DL_T_BUILTIN] = { "builtin", builtin_size, NULL, NULL },
+};
+
+static const int dl_tag_types[1 << DL_TAG_BITS] = {
+  [DL_TAG_FIXNUM] = DUMPER_TAG_IMMEDIATE,
+  [DL_TAG_CONS] = DL_T_CONS,
+  [DL_TAG_SYMBOL] = DL_T_SYMBOL,
+  [DL_TAG_STRING] = DL_T_STRING,
+  [DL_TAG_FLOAT] = DL_T_FLOAT,
+  [DL_TAG_VECTORLIKE] = DUMPER_TAG_BY_HEADER,
+  [DL_TAG_BUILTIN] = DL_T_BUILTIN,
+  [DL_TAG_MISC] = DUMPER_TAG_IMMEDIATE,
+};
+
+static int
+header_type (const void *obj)
+{
+  return (int) ((const struct dl_header *) obj)->type;
+}
+
+const struct dumper_heap dl_heap_description = {
+  dl_types, DL_T_COUNT, DL_TAG_BITS, dl_tag_types, header_type
+};
+
+size_t
+dl_object_size (const void *obj)
+{
+  unsigned type = ((const struct dl_header *) obj)->type;
+  if (type >= DL_T_COUNT)
+    abort ();
+  return dl_types[type].size (obj);
+}
+
+/* Free the blocks OBJ owns (not OBJ itself).  OBJ is a heap object being
+   swept, never an image object, so its string data is its own.  */
+void
+dl_release_owned (void *obj)
+{
+  struct dl_header *h = obj;
+  if (h->type == DL_T_STRING)
+    {
+      struct dl_string *s = obj;
+      if (s->data)
+        dl_free_block (s->data, (size_t) s->nbytes + 1);
+      s->data = NULL;
+    }
+}
