@@ -1,10 +1,14 @@
 # host/local.mk: the reference host (dlisp) and its tests.
 #
-# host/dlisp-bare is the undumped program; host/dlisp is what users run.
-# For now host/dlisp is a copy of dlisp-bare in every mode (the dump step
-# that makes it a dumped program is wired when the back ends land).  Both
-# link libdumper.a statically with $(HOST_LDFLAGS) (-no-pie in unexec
-# builds) and are stamped with their build fingerprint.
+# host/dlisp-bare is the undumped program; host/dlisp is what users run:
+#   pdumper  a copy of dlisp-bare, with the image host/dlisp.pdmp beside
+#            it, written by `dlisp-bare --temacs=pdump'
+#   unexec   the executable written by `dlisp-bare --temacs=dump'
+#   none     a copy of dlisp-bare: every start is a cold start
+# Both link libdumper.a statically with $(HOST_LDFLAGS) (-no-pie in
+# unexec builds) and are stamped with their build fingerprint.
+# DLISP_DUMP_FLAGS may add host options to the dump step, for example
+# DLISP_DUMP_FLAGS='--loadup-scale 4'.
 
 HOST_LIB_SRCS = host/alloc.c host/builtins.c host/data.c host/digest.c \
 	host/env.c host/eval.c host/gc.c host/hash.c host/io.c host/list.c \
@@ -29,8 +33,21 @@ host/dlisp-bare: $(HOST_OBJS) libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ $(HOST_OBJS) $(HOST_LINK_LIBS)
 	$(FINGERPRINT) -q $@
 
+DLISP_DUMP_FLAGS =
+
+ifeq ($(BACKEND),pdumper)
+host/dlisp.pdmp: host/dlisp-bare
+	./host/dlisp-bare $(DLISP_DUMP_FLAGS) --temacs=pdump --output $@
+host/dlisp: host/dlisp-bare host/dlisp.pdmp
+	cp host/dlisp-bare $@
+CLEANFILES += host/dlisp.pdmp
+else ifeq ($(BACKEND),unexec)
+host/dlisp: host/dlisp-bare
+	./host/dlisp-bare $(DLISP_DUMP_FLAGS) --temacs=dump --output $@
+else
 host/dlisp: host/dlisp-bare
 	cp host/dlisp-bare $@
+endif
 
 # ------------------------------------------------------------------
 # Tests: cmocka programs linked with every host object except main.
@@ -39,7 +56,7 @@ HOST_TESTS = tests/host/test_reader tests/host/test_eval tests/host/test_gc \
 	tests/host/test_hash tests/host/test_digest
 CHECK_PROGRAMS += $(HOST_TESTS)
 CHECK_SCRIPTS += tests/host/dlisp-cli.sh tests/host/dlisp-batch.sh \
-	tests/host/dlisp-digest.sh
+	tests/host/dlisp-digest.sh tests/host/dlisp-dump.sh
 
 tests/host/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 tests/host/%.o: ALL_CPPFLAGS += -I$(srcdir)/host

@@ -408,7 +408,10 @@ dump_and_exit (const struct options *o, const char *lisp_dir)
   const char *output = o->output ? o->output
                        : will_dump_with_pdumper ? "dlisp.pdmp" : "dlisp";
   double t0 = dl_now ();
-  dl_loadup (lisp_dir, o->scale);
+  /* A process started from a dump already has its world: dumping it
+     again must save that state, not load the prelude a second time.  */
+  if (!dl_world_loaded)
+    dl_loadup (lisp_dir, o->scale);
   double t1 = dl_now ();
   dl_pre_dump ();
   enum dumper_status st = dumper_dump (output);

@@ -34,6 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined __SANITIZE_ADDRESS__
+# include <sanitizer/lsan_interface.h>
+# define HAVE_LSAN_ROOTS 1
+#endif
+
 #include "backend.h"
 #include "check.h"
 #include "exe.h"
@@ -427,6 +432,11 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
         munmap (kept_end, (size_t) (region_end - kept_end));
     }
 
+#ifdef HAVE_LSAN_ROOTS
+  /* Objects in the image may point at malloc'd memory; LeakSanitizer
+     does not scan mappings it did not make, so tell it.  */
+  __lsan_register_root_region (base + view.objects_start, span);
+#endif
   pdump_range_.start = (uintptr_t) base + view.objects_start;
   pdump_range_.end = (uintptr_t) base + view.objects_end;
   pdump_range_.mark_bits = marks;

@@ -43,7 +43,9 @@ struct pdump_range_
 
 extern struct pdump_range_ pdump_range_;
 
-/* True when P points inside an object of the loaded image.  */
+/* True when P points inside the loaded image's object sections: any
+   object, including pointer-free ones and byte blocks (string data) in
+   the cold section.  */
 static inline bool
 pdump_object_p (const void *p)
 {

@@ -18,7 +18,7 @@ expect_status "stray argument exits 64" 64 "$DLISP" stray
 expect_status "--loadup-scale 0 exits 64" 64 "$DLISP" --loadup-scale 0 --batch
 expect_status "--loadup-scale x exits 64" 64 "$DLISP" --loadup-scale=x --batch
 expect_status "--loadup-scale without a value exits 64" 64 "$DLISP" --loadup-scale
-expect_status "a missing lisp directory exits 70" 70 "$DLISP" --lisp-dir "$T/none" --batch
+expect_status "a missing lisp directory exits 70" 70 "$BARE" --lisp-dir "$T/none" --batch
 expect_status "an --eval error exits 1" 1 "$DLISP" --batch --eval '(car 1)'
 expect_status "a missing -l file exits 1" 1 "$DLISP" --batch -l "$T/missing.lisp"
 

@@ -1,0 +1,153 @@
+#!/bin/sh
+# tests/host/dlisp-dump.sh: the reference host dumped and restarted, in
+# whichever back end this build has (pdumper or unexec).
+#
+# At scales 1 and 4: dump, start 20 times under ASLR and compare every
+# digest with the cold start's; collect after the start; mutate dumped
+# objects and collect; dump again from a dumped process (byte-identical
+# for pdump, working for unexec); the installed-layout start (host/dlisp
+# finds its image or is the dumped executable).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+BARE=$BUILDDIR/host/dlisp-bare
+DLISP=$BUILDDIR/host/dlisp
+
+if [ "$BACKEND" = none ]; then
+  begin "dlisp dump and restart"
+  skip "this build cannot dump"
+  finish
+fi
+
+# dump SCALE OUTPUT: write an image or an executable.
+dump () {
+  if [ "$BACKEND" = pdumper ]; then
+    "$BARE" --loadup-scale $1 --temacs=pdump --output "$2"
+  else
+    "$BARE" --loadup-scale $1 --temacs=dump --output "$2"
+  fi
+}
+# start DUMP ARGS...: start from a dump.
+start () {
+  _d=$1
+  shift
+  if [ "$BACKEND" = pdumper ]; then "$DLISP" --dump-file="$_d" "$@"; else "$_d" "$@"; fi
+}
+
+for scale in 1 4; do
+  cold=`"$BARE" --loadup-scale $scale --heap-digest`
+  begin "scale $scale: the dump succeeds"
+  if dump $scale "$T/s$scale" > "$T/dump.log" 2>&1; then pass
+  else cat "$T/dump.log"; fail "dump failed"; fi
+
+  begin "scale $scale: 20 starts give the cold digest"
+  bad=0
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    d=`start "$T/s$scale" --heap-digest`
+    if [ "$d" != "$cold" ]; then bad=`expr $bad + 1`; echo "    start $i: $d, cold $cold"; fi
+  done
+  [ $bad -eq 0 ] && pass || fail "$bad of 20 differ"
+
+  begin "scale $scale: a collection right after the start changes nothing"
+  d=`start "$T/s$scale" --gc --heap-digest`
+  [ "$d" = "$cold" ] && pass || fail "after GC $d, cold $cold"
+done
+
+begin "ASLR is on while the dumped program runs: each start maps elsewhere"
+if [ "`cat /proc/sys/kernel/randomize_va_space`" = 0 ]; then
+  skip "ASLR is disabled on this machine"
+else
+  # Start the REPL on a pipe that stays open, read its memory map and
+  # personality from outside once it runs the dumped program, then let
+  # it go.
+  if [ "$BACKEND" = pdumper ]; then prog=$DLISP; arg=--dump-file="$T/s1"
+  else prog=$T/s1; arg=--batch; fi
+  for i in 1 2 3; do
+    rm -f "$T/fifo"; mkfifo "$T/fifo"
+    if [ "$BACKEND" = pdumper ]; then
+      "$prog" "$arg" < "$T/fifo" > /dev/null 2>&1 &
+    else
+      "$prog" < "$T/fifo" > /dev/null 2>&1 &
+    fi
+    pid=$!
+    exec 3> "$T/fifo"
+    n=0
+    while [ $n -lt 100 ] && ! grep -q "`basename "$prog"`" /proc/$pid/maps 2>/dev/null; do
+      sleep 0.05; n=`expr $n + 1`
+    done
+    stack=`grep -m1 '\[stack\]' /proc/$pid/maps | cut -d- -f1`
+    pers=`cat /proc/$pid/personality 2>/dev/null`
+    exec 3>&-
+    wait $pid
+    echo "$stack ${pers:-0}"
+  done > "$T/aslr"
+  distinct=`cut -d' ' -f1 "$T/aslr" | sort -u | wc -l`
+  # ADDR_NO_RANDOMIZE is 0x0040000 in the personality.
+  norand=0
+  for p in `cut -d' ' -f2 "$T/aslr"`; do
+    [ $(( 0x$p & 0x40000 )) -ne 0 ] && norand=`expr $norand + 1`
+  done
+  if [ "$distinct" -eq 3 ] && [ "$norand" -eq 0 ]; then pass
+  else cat "$T/aslr"; fail "$distinct distinct stack addresses in 3 starts, $norand without randomisation"; fi
+fi
+
+check "dumped objects mutated and collected stay intact" \
+  start "$T/s1" --batch -l "$SRCDIR/tests/host/mutate.lisp"
+check "a Lisp program runs from the dump" \
+  start "$T/s1" --batch -l "$SRCDIR/tests/host/basic.lisp"
+
+begin "a dumped process dumps again, and the result works"
+if [ "$BACKEND" = pdumper ]; then
+  "$DLISP" --dump-file="$T/s1" --temacs=pdump --output "$T/re1" \
+    && "$DLISP" --dump-file="$T/re1" --temacs=pdump --output "$T/re2"
+  if cmp -s "$T/s1" "$T/re1" && cmp -s "$T/s1" "$T/re2"; then pass
+  else fail "re-dumps are not byte-identical: `cmp "$T/s1" "$T/re1" | head -1`"; fi
+else
+  "$T/s1" --temacs=dump --output "$T/re1" > "$T/re.log" 2>&1 \
+    && "$T/re1" --temacs=dump --output "$T/re2" >> "$T/re.log" 2>&1
+  d1=`"$T/re1" --heap-digest`; d2=`"$T/re2" --heap-digest`
+  cold=`"$BARE" --heap-digest`
+  if [ "$d1" = "$cold" ] && [ "$d2" = "$cold" ]; then pass
+  else cat "$T/re.log"; fail "re-dumped digests $d1 / $d2, cold $cold"; fi
+fi
+
+begin "two dumps from two cold starts are identical"
+if [ "$BACKEND" = pdumper ]; then
+  dump 1 "$T/again" && cmp -s "$T/s1" "$T/again" && pass || fail "images differ"
+else
+  # An executable from unexec holds the dumping process's libc-visible
+  # state; compare what the library saves: the digest.
+  dump 1 "$T/again" > /dev/null 2>&1
+  [ "`"$T/again" --heap-digest`" = "`"$T/s1" --heap-digest`" ] && pass || fail "digests differ"
+fi
+
+begin "100 random byte mutations of the image: the right digest or a clean refusal"
+if [ "$BACKEND" != pdumper ]; then
+  skip "images exist only in pdumper builds"
+else
+  cold=`"$BARE" --heap-digest`
+  size=`stat -c %s "$T/s1"`
+  seed=4242; ok=0; clean=0; bad=0; i=0
+  while [ $i -lt 100 ]; do
+    seed=`expr \( $seed \* 1103515245 + 12345 \) % 2147483648`
+    off=`expr $seed % $size`
+    cp "$T/s1" "$T/m"
+    printf '\377' | dd of="$T/m" bs=1 seek=$off conv=notrunc 2>/dev/null
+    d=`"$DLISP" --dump-file="$T/m" --heap-digest 2>/dev/null`
+    st=$?
+    if [ $st -eq 0 ] && [ "$d" = "$cold" ]; then ok=`expr $ok + 1`
+    elif [ $st -ge 80 ] && [ $st -le 86 ]; then clean=`expr $clean + 1`
+    else bad=`expr $bad + 1`; echo "    offset $off: status $st digest $d"; fi
+    i=`expr $i + 1`
+  done
+  echo "    $ok unaffected, $clean refused, $bad bad"
+  [ $bad -eq 0 ] && pass || fail "$bad runs crashed or gave a wrong heap"
+fi
+
+begin "host/dlisp starts from its dump without options"
+origin=`"$DLISP" --stats --batch | sed -n 's/^origin: //p'`
+want=pdump
+[ "$BACKEND" = unexec ] && want=unexec
+[ "$origin" = "$want" ] && pass || fail "origin $origin"
+
+finish
