@@ -1,0 +1,1 @@
+# tools/compare/local.mk: dumper-compare (issue 6).
