@@ -25,9 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "check.h"
+#include "hash.h"
 
 /* Relocation proceeds in chunks of this many HOT words (256 KiB, within
    a typical L2 cache): each chunk is read (when the caller reads HOT
@@ -383,6 +382,10 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
   uint64_t images = 0, exes = 0;
   size_t next_exe = 0;
   int64_t previous_exe = -1;
+  /* Bitmap groups of 64 HOT words; bits past HOT's last word must be 0.  */
+  uint64_t group_count = (word_count + 63) / 64;
+  uint64_t last_mask = word_count % 64 ? (UINT64_C (1) << (word_count % 64)) - 1
+                                       : ~UINT64_C (0);
 
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
@@ -401,24 +404,39 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
         }
       XXH3_64bits_update (state, words + chunk, (limit - chunk) * 8);
 
-      /* Image relocations: the bitmap words covering this chunk.  */
-      for (uint64_t b = chunk / 64; b < (limit + 63) / 64; b++)
-        for (uint64_t set = bits[b]; set; set &= set - 1)
-          {
-            uint64_t w = b * 64 + (uint64_t) __builtin_ctzll (set);
-            if (w >= word_count)
-              goto bad_bitmap;
-            uint64_t value = words[w];
-            if (value - objects_start >= image_span)
-              {
-                XXH3_freeState (state);
-                return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                             "HOT word %" PRIu64 " holds image offset 0x%"
-                             PRIx64 ", outside the object sections", w, value);
-              }
-            words[w] = value + image_base;
-            images++;
-          }
+      /* Image relocations: the bitmap words covering this chunk.  The
+         group loop only accumulates whether a value was out of range;
+         the (rare) failure is located afterwards.  */
+      uint64_t first_group = chunk / 64, end_group = (limit + 63) / 64;
+      if (end_group == group_count && (bits[group_count - 1] & ~last_mask))
+        goto bad_bitmap;
+      uint64_t bad = 0;
+      for (uint64_t b = first_group; b < end_group; b++)
+        {
+          uint64_t set = b == group_count - 1 ? bits[b] & last_mask : bits[b];
+          uint64_t *group = words + b * 64;
+          images += (uint64_t) __builtin_popcountll (set);
+          for (; set; set &= set - 1)
+            {
+              uint64_t *word = group + __builtin_ctzll (set);
+              uint64_t value = *word;
+              bad |= value - objects_start >= image_span;
+              *word = value + image_base;
+            }
+        }
+      if (bad)
+        {
+          XXH3_freeState (state);
+          for (uint64_t w = chunk; w < limit; w++)
+            if (((bits[w / 64] >> (w % 64)) & 1)
+                && words[w] - image_base - objects_start >= image_span)
+              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                           "HOT word %" PRIu64 " holds image offset 0x%"
+                           PRIx64 ", outside the object sections", w,
+                           words[w] - image_base);
+          return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                       "an image relocation is outside the object sections");
+        }
 
       /* Executable relocations in this chunk (the list is sorted).  */
       for (; next_exe < es->count; next_exe++)

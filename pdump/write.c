@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xxhash.h>
+#include "hash.h"
 
 #include "format.h"
 #include "internal.h"
