@@ -1,0 +1,138 @@
+/* tools/migrate/fix.c: rewriting files in place (--fix).
+
+   Owns the promise that nothing is ever half-written: the new text goes
+   to a temporary file in the same directory (so the rename cannot cross
+   file systems), is flushed and synced, gets the old file's permission
+   bits, and only then replaces the file with rename(2).  The backup
+   PATH.orig is a hard link to the old file made before the rename (a
+   copy where links are not possible), so at every instant PATH holds
+   either the complete old or the complete new text.  */
+
+#include "migrate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool
+fail (const char *path, const char *what, int err)
+{
+  fprintf (stderr, "dumper-migrate: %s: %s: %s\n", path, what, strerror (err));
+  return false;
+}
+
+static bool
+write_all (int fd, const char *text, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, text, len);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return false;
+        }
+      text += n;
+      len -= (size_t) n;
+    }
+  return true;
+}
+
+/* Copy FROM to TO (for file systems without hard links).  */
+static bool
+copy_file (const char *from, const char *to, mode_t mode)
+{
+  int in = open (from, O_RDONLY);
+  if (in < 0)
+    return false;
+  int outfd = open (to, O_WRONLY | O_CREAT | O_TRUNC, mode & 07777);
+  if (outfd < 0)
+    {
+      int saved = errno;
+      close (in);
+      errno = saved;
+      return false;
+    }
+  char buf[65536];
+  ssize_t n;
+  bool ok = true;
+  while (ok && (n = read (in, buf, sizeof buf)) != 0)
+    {
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          ok = false;
+          break;
+        }
+      ok = write_all (outfd, buf, (size_t) n);
+    }
+  int saved = errno;
+  close (in);
+  if (close (outfd) != 0)
+    ok = false;
+  errno = saved;
+  return ok;
+}
+
+static bool
+make_backup (const char *path, mode_t mode)
+{
+  char *backup = migrate_xasprintf ("%s.orig", path);
+  bool ok = true;
+  if (unlink (backup) != 0 && errno != ENOENT)
+    ok = fail (backup, "cannot replace the old backup", errno);
+  else if (link (path, backup) != 0 && !copy_file (path, backup, mode))
+    ok = fail (backup, "cannot write the backup", errno);
+  free (backup);
+  return ok;
+}
+
+bool
+migrate_fix_write (const char *path, const char *text, size_t len, bool backup)
+{
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return fail (path, "cannot stat", errno);
+  char *tmp = migrate_xasprintf ("%s.migrate-XXXXXX", path);
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    {
+      int err = errno;
+      free (tmp);
+      return fail (path, "cannot create a temporary file beside it", err);
+    }
+  bool ok = write_all (fd, text, len) && fsync (fd) == 0
+    && fchmod (fd, st.st_mode & 07777) == 0;
+  int err = errno;
+  if (close (fd) != 0 && ok)
+    {
+      ok = false;
+      err = errno;
+    }
+  if (!ok)
+    {
+      unlink (tmp);
+      free (tmp);
+      return fail (path, "cannot write the new text", err);
+    }
+  if (backup && !make_backup (path, st.st_mode))
+    {
+      unlink (tmp);
+      free (tmp);
+      return false;
+    }
+  if (rename (tmp, path) != 0)
+    {
+      err = errno;
+      unlink (tmp);
+      free (tmp);
+      return fail (path, "cannot replace it", err);
+    }
+  free (tmp);
+  return true;
+}
