@@ -1,0 +1,173 @@
+/* tests/fuzz/fuzz_image.c: the image fuzz target.
+
+   Feeds arbitrary bytes through everything that reads an image: the
+   loader's checks in the loader's order (pdump/check.c through
+   tools/inspect/image.c: header, section checksums, relocation of a
+   private copy of HOT, registry with and without an executable layout),
+   then dumper-inspect's decoders (TYPES, OBJECTS), its reference graph
+   and all its views, printed to /dev/null.
+
+   Checksums stop random bytes early, so each input runs twice: as it is
+   (what a damaged file meets), and with every section checksum and the
+   header checksum recomputed (what a hand-crafted file meets), which
+   lets the fuzzer reach the bounds checks behind them.  Views run
+   whenever the tables decode, even on images the loader would refuse:
+   they must be safe on anything.
+
+   Built two ways: with clang -fsanitize=fuzzer,address,undefined by
+   `make fuzz' (libFuzzer supplies main), and with the normal compiler
+   into tests/fuzz/replay, which `make check' runs over the committed
+   corpus.  */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "fuzz.h"
+#include "tools/inspect/inspect.h"
+
+/* A plausible PIE layout (code, read-only data, RELRO, GOT, data), for
+   the registry checks against an executable.  */
+static const struct pdump_exe fake_layout = {
+  .bias = 0,
+  .lo = 0,
+  .hi = 0x14000,
+  .segments = {
+    { 0x0, 0x2000, 4 },
+    { 0x2000, 0xc000, 5 },
+    { 0xc000, 0x11000, 4 },
+    { 0x11b10, 0x14000, 6 },
+  },
+  .segment_count = 4,
+  .relro_start = 0x11b10,
+  .relro_end = 0x12000,
+  .pltgot_start = 0x11fe8,
+  .pltgot_end = 0x12048,
+};
+
+static FILE *
+sink (void)
+{
+  static FILE *null_file;
+  if (null_file == NULL)
+    null_file = fopen ("/dev/null", "w");
+  return null_file;
+}
+
+static void
+run_views (struct insp_image *image, const struct insp_tables *tables,
+           const struct insp_graph *graph)
+{
+  FILE *out = sink ();
+  if (out == NULL)
+    return;
+  char detail[INSP_DETAIL_SIZE];
+  struct insp_exe fake_exe;
+  memset (&fake_exe, 0, sizeof fake_exe);
+  fake_exe.path = "fuzz-exe";
+  fake_exe.layout = fake_layout;
+  for (int json = 0; json < 2; json++)
+    {
+      struct insp_ctx ctx = { out, json, image, tables, graph, NULL, false };
+      insp_view_summary (&ctx, detail, sizeof detail);
+      insp_view_objects (&ctx, -1);
+      insp_view_objects (&ctx, PDUMP_TYPE_BYTES);
+      ctx.exe = &fake_exe;
+      insp_view_summary (&ctx, detail, sizeof detail);
+      uint64_t n = tables->object_count;
+      uint64_t probes[] = { 0, n / 2, n ? n - 1 : 0 };
+      for (size_t i = 0; i < 3 && n; i++)
+        insp_view_refs (&ctx, tables->objects[probes[i]].offset + 1, detail,
+                        sizeof detail);
+      insp_view_refs (&ctx, 0, detail, sizeof detail);
+    }
+}
+
+/* One pass; the loader's verdict, and the tables' in *TABLES.  */
+static enum dumper_status
+run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
+{
+  char detail[INSP_DETAIL_SIZE];
+  struct insp_image image;
+  enum dumper_status status = insp_image_attach (&image, "fuzz-input", bytes,
+                                                 size, NULL, detail,
+                                                 sizeof detail);
+  *tables_status = status;
+  if (status != DUMPER_OK)
+    return status;
+  status = insp_image_verify (&image, NULL, detail, sizeof detail);
+  insp_image_verify (&image, &fake_layout, detail, sizeof detail);
+
+  struct insp_tables tables;
+  *tables_status = insp_tables_decode (&image, &tables, detail, sizeof detail);
+  insp_tables_free (&tables);
+  if (insp_tables_parse (&image, &tables, detail, sizeof detail) == DUMPER_OK)
+    {
+      struct insp_graph graph;
+      if (insp_graph_build (&image, &tables, &graph, detail, sizeof detail)
+          == DUMPER_OK)
+        run_views (&image, &tables, &graph);
+      insp_graph_free (&graph);
+    }
+  insp_tables_free (&tables);
+  return status;
+}
+
+/* Recompute every section checksum the table can name within the input,
+   then the header checksum.  */
+static void
+reseal (unsigned char *bytes, size_t size)
+{
+  const size_t table = sizeof (struct pdump_header);
+  const size_t entries = PDUMP_SECTION_KIND_MAX;
+  if (size < table + entries * sizeof (struct pdump_section))
+    return;
+  for (size_t i = 0; i < entries; i++)
+    {
+      struct pdump_section s;
+      memcpy (&s, bytes + table + i * sizeof s, sizeof s);
+      if (s.offset <= size && s.size <= size - s.offset)
+        {
+          s.checksum = XXH3_64bits (bytes + s.offset, (size_t) s.size);
+          memcpy (bytes + table + i * sizeof s, &s, sizeof s);
+        }
+    }
+  XXH3_state_t *state = XXH3_createState ();
+  if (state == NULL)
+    return;
+  XXH3_64bits_reset (state);
+  XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
+  XXH3_64bits_update (state, bytes + table, entries * sizeof (struct pdump_section));
+  uint64_t sum = XXH3_64bits_digest (state);
+  XXH3_freeState (state);
+  memcpy (bytes + offsetof (struct pdump_header, header_checksum), &sum, sizeof sum);
+}
+
+void
+fuzz_image_run (const uint8_t *data, size_t size, struct fuzz_result *result)
+{
+  /* The checks read words in place: give them 8-byte aligned bytes, as
+     the inspector's malloc'd buffer is.  */
+  unsigned char *bytes = malloc (size ? size : 1);
+  if (bytes == NULL)
+    abort ();
+  if (size)
+    memcpy (bytes, data, size);
+  result->check = run_pass (bytes, size, &result->tables);
+  enum dumper_status ignored;
+  reseal (bytes, size);
+  run_pass (bytes, size, &ignored);
+  free (bytes);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  struct fuzz_result result;
+  fuzz_image_run (data, size, &result);
+  return 0;
+}

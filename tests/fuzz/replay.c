@@ -1,0 +1,174 @@
+/* tests/fuzz/replay.c: run the image fuzz target on files, without
+   libFuzzer.
+
+   Usage: replay [DIRECTORY-OR-FILE]...
+   Without arguments it runs the committed seed corpus (tests/fuzz/
+   corpus), which is what `make check' (and `make check-valgrind') do;
+   with arguments, each file given or each file of each directory given,
+   in name order: a crash found by `make fuzz-run' replays here under
+   gdb or valgrind.
+
+   A corpus file named "C-T-description" (two exit statuses) must get
+   exit status C from the loader's checks and T from the inspection
+   tables (see fuzz.h); make-corpus.sh took C from the loader itself.
+   Other files only have to pass without a crash.  The report uses
+   cmocka's format, so tests/run-tests counts it.  */
+
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz.h"
+
+#ifndef FUZZ_CORPUS_DIR
+# define FUZZ_CORPUS_DIR "tests/fuzz/corpus"
+#endif
+
+static int passed, failed;
+static char failures[4096];
+
+static void
+note_failure (const char *name)
+{
+  size_t used = strlen (failures);
+  snprintf (failures + used, sizeof failures - used, "[  FAILED  ] %s\n", name);
+  failed++;
+}
+
+static unsigned char *
+read_file (const char *path, size_t *size)
+{
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    return NULL;
+  unsigned char *bytes = NULL;
+  size_t used = 0, capacity = 0;
+  for (;;)
+    {
+      if (used == capacity)
+        {
+          capacity = capacity ? capacity * 2 : 65536;
+          unsigned char *grown = realloc (bytes, capacity);
+          if (grown == NULL)
+            {
+              free (bytes);
+              fclose (f);
+              return NULL;
+            }
+          bytes = grown;
+        }
+      size_t n = fread (bytes + used, 1, capacity - used, f);
+      used += n;
+      if (n == 0)
+        break;
+    }
+  bool error = ferror (f);
+  fclose (f);
+  if (error)
+    {
+      free (bytes);
+      return NULL;
+    }
+  *size = used;
+  return bytes;
+}
+
+static void
+replay_file (const char *path, const char *name)
+{
+  printf ("[ RUN      ] %s\n", name);
+  size_t size = 0;
+  unsigned char *bytes = read_file (path, &size);
+  if (bytes == NULL)
+    {
+      printf ("    cannot read %s: %s\n", path, strerror (errno));
+      printf ("[  FAILED  ] %s\n", name);
+      note_failure (name);
+      return;
+    }
+  struct fuzz_result result;
+  fuzz_image_run (bytes, size, &result);
+  free (bytes);
+
+  int want_check, want_tables, used;
+  int check = dumper_exit_status (result.check);
+  int tables = dumper_exit_status (result.tables);
+  if (sscanf (name, "%d-%d-%n", &want_check, &want_tables, &used) == 2
+      && used > 0 && (check != want_check || tables != want_tables))
+    {
+      printf ("    checks gave exit status %d (want %d), tables %d (want %d)\n",
+              check, want_check, tables, want_tables);
+      printf ("[  FAILED  ] %s\n", name);
+      note_failure (name);
+      return;
+    }
+  printf ("[       OK ] %s (checks %d, tables %d)\n", name, check, tables);
+  passed++;
+}
+
+static int
+by_name (const struct dirent **a, const struct dirent **b)
+{
+  return strcmp ((*a)->d_name, (*b)->d_name);
+}
+
+static void
+replay_path (const char *path)
+{
+  struct stat st;
+  if (stat (path, &st) != 0)
+    {
+      printf ("[ RUN      ] %s\n    %s\n[  FAILED  ] %s\n", path,
+              strerror (errno), path);
+      note_failure (path);
+      return;
+    }
+  if (!S_ISDIR (st.st_mode))
+    {
+      replay_file (path, path);
+      return;
+    }
+  struct dirent **entries;
+  int n = scandir (path, &entries, NULL, by_name);
+  if (n < 0)
+    {
+      printf ("[ RUN      ] %s\n    %s\n[  FAILED  ] %s\n", path,
+              strerror (errno), path);
+      note_failure (path);
+      return;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      const char *name = entries[i]->d_name;
+      char file[4096];
+      snprintf (file, sizeof file, "%s/%s", path, name);
+      if (name[0] != '.' && stat (file, &st) == 0 && S_ISREG (st.st_mode))
+        replay_file (file, name);
+      free (entries[i]);
+    }
+  free (entries);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    replay_path (FUZZ_CORPUS_DIR);
+  for (int i = 1; i < argc; i++)
+    replay_path (argv[i]);
+  if (passed + failed == 0)
+    {
+      printf ("[  FAILED  ] no input found\n");
+      note_failure ("(empty corpus)");
+    }
+  printf ("[==========] %d test(s) run.\n[  PASSED  ] %d test(s).\n",
+          passed + failed, passed);
+  if (failed)
+    printf ("[  FAILED  ] %d test(s), listed below:\n%s", failed, failures);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,239 @@
+/* tools/inspect/image.c: reading an image and checking it the way the
+   loader (pdump/load.c) does, with the same functions (pdump/check.c),
+   so `dumper-inspect --check' and a host's start-up accept and refuse
+   exactly the same images with the same error classes.
+
+   The loader's sequence, mirrored here:
+     open        missing or not a regular file: DUMPER_E_IMAGE_MISSING
+     first page  the first 4096 bytes (or fewer) -> pdump_check_header,
+                 with the executable's fingerprint when one is given
+     read        the whole file (the loader maps it)
+     verify      checksums of RELOC_IMAGE, RELOC_EXE, REGISTRY,
+                 SCALAR_DATA, COLD, in that order
+     relocate    pdump_relocate on a private copy of HOT with both bases
+                 0: every relocation checked, nothing moved
+     registry    pdump_check_registry against the executable's layout
+   It never writes to the image bytes.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "inspect.h"
+
+/* What the loader reads before the header check (load.c: `first').  */
+#define FIRST_READ 4096
+
+/* The executable span used without an executable: as large as the
+   relocation check allows (see pdump_check_registry).  */
+#define UNBOUNDED_EXE_LIMIT (UINT64_MAX - PDUMP_MAX_TAG - 1)
+
+enum dumper_status
+insp_fail (enum dumper_status status, char *detail, size_t detail_size,
+           const char *path, const char *fmt, ...)
+{
+  int n = snprintf (detail, detail_size, "%s: ", path);
+  if (n < 0 || (size_t) n >= detail_size)
+    return status;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (detail + n, detail_size - (size_t) n, fmt, ap);
+  va_end (ap);
+  return status;
+}
+
+const char *
+insp_section_name (unsigned kind)
+{
+  static const char *const names[PDUMP_SECTION_KIND_MAX + 1] = {
+    "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY",
+    "SCALAR_DATA", "TYPES", "OBJECTS"
+  };
+  return kind <= PDUMP_SECTION_KIND_MAX ? names[kind] : "?";
+}
+
+const unsigned char *
+insp_section_bytes (const struct insp_image *image,
+                    enum pdump_section_kind kind)
+{
+  /* pdump_check_header proved offset + size <= file_size == size.  */
+  return image->bytes + image->view.sections[kind].offset;
+}
+
+/* Read exactly SIZE bytes at OFFSET.  Returns 0, an errno value, or -1
+   at end of file.  */
+static int
+read_at (int fd, unsigned char *buffer, uint64_t size, uint64_t offset)
+{
+  while (size > 0)
+    {
+      size_t chunk = size > (1u << 30) ? (1u << 30) : (size_t) size;
+      ssize_t n = pread (fd, buffer, chunk, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return errno;
+      if (n == 0)
+        return -1;
+      buffer += n;
+      size -= (uint64_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
+static enum dumper_status
+check_first_page (struct insp_image *image, const unsigned char *first,
+                  uint64_t file_size, const unsigned char *fingerprint,
+                  char *detail, size_t detail_size)
+{
+  size_t available = file_size < FIRST_READ ? (size_t) file_size : FIRST_READ;
+  return pdump_check_header (first, available, file_size, fingerprint,
+                             image->path, &image->view, detail, detail_size);
+}
+
+enum dumper_status
+insp_image_attach (struct insp_image *image, const char *path,
+                   unsigned char *bytes, uint64_t size,
+                   const unsigned char *fingerprint, char *detail,
+                   size_t detail_size)
+{
+  memset (image, 0, sizeof *image);
+  image->path = path;
+  image->bytes = bytes;
+  image->size = size;
+  return check_first_page (image, bytes, size, fingerprint, detail,
+                           detail_size);
+}
+
+enum dumper_status
+insp_image_read (struct insp_image *image, const char *path,
+                 const unsigned char *fingerprint, char *detail,
+                 size_t detail_size)
+{
+  memset (image, 0, sizeof *image);
+  image->path = path;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return insp_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
+                      "cannot open the image: %s", strerror (errno));
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    {
+      int err = errno;
+      close (fd);
+      return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+                        "cannot read the image: %s", strerror (err));
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return insp_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
+                        "not a regular file");
+    }
+  uint64_t file_size = (uint64_t) st.st_size;
+
+  unsigned char first[FIRST_READ];
+  uint64_t available = file_size < FIRST_READ ? file_size : FIRST_READ;
+  int err = available ? read_at (fd, first, available, 0) : 0;
+  if (err != 0)
+    {
+      close (fd);
+      return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+                        "cannot read the image: %s",
+                        err > 0 ? strerror (err) : "unexpected end of file");
+    }
+  enum dumper_status status = check_first_page (image, first, file_size,
+                                                fingerprint, detail,
+                                                detail_size);
+  if (status != DUMPER_OK)
+    {
+      close (fd);
+      return status;
+    }
+
+  /* The header check proved file_size == header.file_size, and a
+     section table inside it: the whole file is wanted.  */
+  if (file_size > SIZE_MAX - 8)
+    {
+      close (fd);
+      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                        "the image is too large for this process");
+    }
+  image->bytes = malloc ((size_t) file_size);
+  if (image->bytes == NULL)
+    {
+      close (fd);
+      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                        "cannot allocate %" PRIu64 " bytes for the image",
+                        file_size);
+    }
+  image->owned = true;
+  image->size = file_size;
+  err = read_at (fd, image->bytes, file_size, 0);
+  close (fd);
+  if (err > 0)
+    return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+                      "cannot read the image: %s", strerror (err));
+  if (err < 0)
+    return insp_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+                      "the file became shorter while it was read");
+  return DUMPER_OK;
+}
+
+enum dumper_status
+insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
+                   char *detail, size_t detail_size)
+{
+  static const enum pdump_section_kind verified[] = {
+    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
+    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
+  };
+  const struct pdump_view *view = &image->view;
+  for (size_t i = 0; i < sizeof verified / sizeof verified[0]; i++)
+    {
+      enum dumper_status status
+        = pdump_check_section_sum (view, verified[i],
+                                   insp_section_bytes (image, verified[i]),
+                                   image->path, detail, detail_size);
+      if (status != DUMPER_OK)
+        return status;
+    }
+
+  /* pdump_relocate changes what it checks: give it a copy.  */
+  uint64_t hot_size = view->sections[PDUMP_SECTION_HOT].size;
+  unsigned char *hot = malloc (hot_size ? (size_t) hot_size : 1);
+  if (hot == NULL)
+    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+                      "cannot allocate %" PRIu64 " bytes to check HOT",
+                      hot_size);
+  memcpy (hot, insp_section_bytes (image, PDUMP_SECTION_HOT), (size_t) hot_size);
+  enum dumper_status status
+    = pdump_relocate (view, hot, NULL, NULL,
+                      insp_section_bytes (image, PDUMP_SECTION_RELOC_IMAGE),
+                      insp_section_bytes (image, PDUMP_SECTION_RELOC_EXE),
+                      0, 0, exe ? exe->hi : UNBOUNDED_EXE_LIMIT,
+                      &image->image_relocs, &image->exe_relocs,
+                      image->path, detail, detail_size);
+  free (hot);
+  if (status != DUMPER_OK)
+    return status;
+  return pdump_check_registry (view,
+                               insp_section_bytes (image, PDUMP_SECTION_REGISTRY),
+                               exe, image->path, detail, detail_size);
+}
+
+void
+insp_image_free (struct insp_image *image)
+{
+  if (image->owned)
+    free (image->bytes);
+  memset (image, 0, sizeof *image);
+}
