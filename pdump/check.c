@@ -33,14 +33,9 @@
    from the file), hashed and relocated while it is in cache.  */
 #define CHUNK_WORDS 32768
 
-static enum dumper_status
-fail (enum dumper_status status, char *detail, size_t detail_size,
-      const char *path, const char *fmt, ...)
-  __attribute__ ((format (printf, 5, 6)));
-
-static enum dumper_status
-fail (enum dumper_status status, char *detail, size_t detail_size,
-      const char *path, const char *fmt, ...)
+enum dumper_status
+pdump_check_fail (enum dumper_status status, char *detail, size_t detail_size,
+                  const char *path, const char *fmt, ...)
 {
   int n = snprintf (detail, detail_size, "%s: ", path);
   if (n < 0 || (size_t) n >= detail_size)
@@ -52,8 +47,8 @@ fail (enum dumper_status status, char *detail, size_t detail_size,
   return status;
 }
 
-static const char *
-machine_name (unsigned machine)
+const char *
+pdump_machine_name (unsigned machine)
 {
   switch (machine)
     {
@@ -82,8 +77,8 @@ native_machine (void)
 #endif
 }
 
-static const char *
-section_name (unsigned kind)
+const char *
+pdump_section_name (unsigned kind)
 {
   static const char *const names[] = {
     "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY",
@@ -109,16 +104,16 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
       if (s[k].kind != k)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "section %s is missing", section_name (k));
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s is missing", pdump_section_name (k));
       if (s[k].size > h->file_size || s[k].offset > h->file_size - s[k].size)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "section %s (offset %" PRIu64 ", %" PRIu64 " bytes) lies "
-                     "outside the %" PRIu64 "-byte file", section_name (k),
+                     "outside the %" PRIu64 "-byte file", pdump_section_name (k),
                      s[k].offset, s[k].size, h->file_size);
       if (s[k].offset % 8 != 0 || s[k].flags != 0 || s[k].reserved != 0)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "section %s has a bad offset or flags", section_name (k));
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s has a bad offset or flags", pdump_section_name (k));
     }
   /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
      TYPES, OBJECTS, each after the previous one ends.  */
@@ -126,45 +121,45 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
       if (s[k].offset < end)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "section %s overlaps what precedes it", section_name (k));
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s overlaps what precedes it", pdump_section_name (k));
       end = s[k].offset + s[k].size;
     }
   uint64_t page = h->page_size;
   if (s[PDUMP_SECTION_HOT].offset % page || s[PDUMP_SECTION_COLD].offset % page
       || s[PDUMP_SECTION_RELOC_IMAGE].offset % page)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "a mapped section is not page-aligned");
 
   const struct pdump_section *hot = &s[PDUMP_SECTION_HOT];
   uint64_t hot_words = hot->size / 8;
   uint64_t bitmap_bytes = (hot_words + 63) / 64 * 8;
   if (hot->size % 8 != 0)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "HOT size %" PRIu64 " is not a whole number of words", hot->size);
   if (s[PDUMP_SECTION_RELOC_IMAGE].size != bitmap_bytes)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_IMAGE is %" PRIu64 " bytes; HOT needs %" PRIu64,
                  s[PDUMP_SECTION_RELOC_IMAGE].size, bitmap_bytes);
   if (s[PDUMP_SECTION_RELOC_IMAGE].count > hot_words)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_IMAGE claims more relocations than HOT has words");
   if (s[PDUMP_SECTION_RELOC_EXE].count > hot_words
       || s[PDUMP_SECTION_RELOC_EXE].size != s[PDUMP_SECTION_RELOC_EXE].count * 4)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_EXE size and count disagree");
   if (s[PDUMP_SECTION_REGISTRY].count > s[PDUMP_SECTION_REGISTRY].size
       || s[PDUMP_SECTION_REGISTRY].size
          != s[PDUMP_SECTION_REGISTRY].count * sizeof (struct pdump_record))
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "REGISTRY size and count disagree");
   if (s[PDUMP_SECTION_TYPES].count != h->type_count
       || s[PDUMP_SECTION_TYPES].size / sizeof (struct pdump_type_entry) < h->type_count)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "TYPES does not hold the header's %u types", h->type_count);
   if (hot->count > h->object_count
       || s[PDUMP_SECTION_COLD].count > h->object_count - hot->count)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "object counts disagree");
 
   v->objects_start = hot->offset;
@@ -180,44 +175,44 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
 {
   memset (v, 0, sizeof *v);
   if (file_size == 0)
-    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                  "the file is empty");
   size_t magic_bytes = available < PDUMP_MAGIC_SIZE ? available : PDUMP_MAGIC_SIZE;
   if (memcmp (bytes, PDUMP_MAGIC, magic_bytes) != 0)
-    return fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
                  "not a dumper image (bad magic number)");
   if (available < sizeof (struct pdump_header))
-    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                  "the file is %" PRIu64 " bytes, shorter than an image header",
                  file_size);
   struct pdump_header *h = &v->header;
   memcpy (h, bytes, sizeof *h);
   if (h->format_version != PDUMP_FORMAT_VERSION)
-    return fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
                  "image format version %u; this library reads version %u",
                  h->format_version, PDUMP_FORMAT_VERSION);
   if (h->word_size != sizeof (void *))
-    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
                  "image has %u-byte words; this process has %zu-byte words",
                  h->word_size, sizeof (void *));
   unsigned native_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
                           ? PDUMP_BYTE_ORDER_LITTLE : PDUMP_BYTE_ORDER_BIG;
   if (h->byte_order != native_order)
-    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
                  "image is %s-endian; this process is %s-endian",
                  h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
                  native_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
   if (h->machine != native_machine ())
-    return fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
                  "image was written on %s (ELF machine %u); this is %s",
-                 machine_name (h->machine), h->machine,
-                 machine_name (native_machine ()));
+                 pdump_machine_name (h->machine), h->machine,
+                 pdump_machine_name (native_machine ()));
   if (file_size < h->file_size)
-    return fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                  "the file is %" PRIu64 " bytes but its header says %" PRIu64,
                  file_size, h->file_size);
   if (file_size > h->file_size)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "the file is %" PRIu64 " bytes but its header says %" PRIu64,
                  file_size, h->file_size);
   if (h->header_size != sizeof *h || h->section_table_offset != sizeof *h
@@ -228,30 +223,30 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
          * sizeof (struct pdump_section) > h->page_size
       || h->section_table_offset + (uint64_t) h->section_count
          * sizeof (struct pdump_section) > available)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "the header's layout fields are invalid");
 
   const unsigned char *table = (const unsigned char *) bytes + h->section_table_offset;
   size_t table_size = h->section_count * sizeof (struct pdump_section);
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
-    return fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
   XXH3_64bits_reset (state);
   XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
   XXH3_64bits_update (state, table, table_size);
   uint64_t sum = XXH3_64bits_digest (state);
   XXH3_freeState (state);
   if (sum != h->header_checksum)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "header checksum mismatch (the header or section table is "
                  "damaged)");
   for (unsigned i = 0; i < sizeof h->reserved / sizeof h->reserved[0]; i++)
     if (h->reserved[i] != 0)
-      return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                    "reserved header fields are not zero");
   if (h->tag_bits < 1 || h->tag_bits > 4 || h->type_count == 0
       || h->type_count > 0xFFFF)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "the header's heap description fields are invalid");
 
   for (unsigned i = 0; i < h->section_count; i++)
@@ -260,7 +255,7 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
       memcpy (&s, table + i * sizeof s, sizeof s);
       if (s.kind == 0 || s.kind > PDUMP_SECTION_KIND_MAX
           || v->sections[s.kind].kind != 0)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "section table entry %u has kind %u", i, s.kind);
       v->sections[s.kind] = s;
     }
@@ -277,7 +272,7 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
           snprintf (image_fp + 2 * i, 3, "%02x", h->fingerprint[i]);
           snprintf (exe_fp + 2 * i, 3, "%02x", fingerprint[i]);
         }
-      return fail (DUMPER_E_IMAGE_FINGERPRINT, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_IMAGE_FINGERPRINT, detail, detail_size, path,
                    "image fingerprint %s, this executable %s; dump the "
                    "image again with this build", image_fp, exe_fp);
     }
@@ -291,9 +286,9 @@ pdump_check_section_sum (const struct pdump_view *v,
 {
   const struct pdump_section *s = &v->sections[kind];
   if (XXH3_64bits (bytes, s->size) != s->checksum)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "checksum mismatch in section %s (offset %" PRIu64 ", %"
-                 PRIu64 " bytes)", section_name (kind), s->offset, s->size);
+                 PRIu64 " bytes)", pdump_section_name (kind), s->offset, s->size);
   return DUMPER_OK;
 }
 
@@ -355,7 +350,7 @@ pdump_check_registry (const struct pdump_view *v, const void *registry,
           ok = false;
         }
       if (!ok)
-        return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "registry record %" PRIu64 " (kind %u, executable offset "
                      "0x%" PRIx64 ") is invalid for this executable", i,
                      r.kind, r.exe_offset);
@@ -389,7 +384,7 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
 
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
-    return fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
   XXH3_64bits_reset (state);
 
   for (uint64_t chunk = 0; chunk < word_count; chunk += CHUNK_WORDS)
@@ -399,7 +394,7 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
       if (fill && !fill (fill_ctx, hot + chunk * 8, chunk * 8, (limit - chunk) * 8))
         {
           XXH3_freeState (state);
-          return fail (DUMPER_E_IO, detail, detail_size, path,
+          return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
                        "cannot read section HOT");
         }
       XXH3_64bits_update (state, words + chunk, (limit - chunk) * 8);
@@ -430,11 +425,11 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
           for (uint64_t w = chunk; w < limit; w++)
             if (((bits[w / 64] >> (w % 64)) & 1)
                 && words[w] - image_base - objects_start >= image_span)
-              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                            "HOT word %" PRIu64 " holds image offset 0x%"
                            PRIx64 ", outside the object sections", w,
                            words[w] - image_base);
-          return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+          return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                        "an image relocation is outside the object sections");
         }
 
@@ -446,7 +441,7 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
           if ((int64_t) w <= previous_exe || w >= word_count)
             {
               XXH3_freeState (state);
-              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                            "RELOC_EXE entry %zu (word %u) is out of order or "
                            "outside HOT", next_exe, w);
             }
@@ -455,7 +450,7 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
           if ((bits[w / 64] >> (w % 64)) & 1)
             {
               XXH3_freeState (state);
-              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                            "HOT word %u is in both relocation tables", w);
             }
           previous_exe = w;
@@ -463,7 +458,7 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
           if (value >= exe_span)
             {
               XXH3_freeState (state);
-              return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                            "HOT word %u holds executable offset 0x%" PRIx64
                            ", outside the executable", w, value);
             }
@@ -474,14 +469,14 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
   uint64_t sum = XXH3_64bits_digest (state);
   XXH3_freeState (state);
   if (next_exe != es->count)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_EXE entry %zu lies outside HOT", next_exe);
   if (images != v->sections[PDUMP_SECTION_RELOC_IMAGE].count)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_IMAGE has %" PRIu64 " bits set; the table says %" PRIu64,
                  images, v->sections[PDUMP_SECTION_RELOC_IMAGE].count);
   if (sum != hs->checksum)
-    return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "checksum mismatch in section HOT (offset %" PRIu64 ", %"
                  PRIu64 " bytes)", hs->offset, hs->size);
   *image_count = images;
@@ -490,6 +485,6 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
 
 bad_bitmap:
   XXH3_freeState (state);
-  return fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                "RELOC_IMAGE has bits beyond the end of HOT");
 }

@@ -15,6 +15,18 @@
 #include "exe.h"
 #include "format.h"
 
+/* Write "PATH: " and the formatted message to DETAIL; return STATUS.  */
+enum dumper_status pdump_check_fail (enum dumper_status status, char *detail,
+                                     size_t detail_size, const char *path,
+                                     const char *fmt, ...)
+  __attribute__ ((format (printf, 5, 6)));
+
+/* "HOT", "COLD", ... for a section kind; "?" for others.  */
+const char *pdump_section_name (unsigned kind);
+
+/* "x86-64", "aarch64", ... for an ELF e_machine.  */
+const char *pdump_machine_name (unsigned machine);
+
 /* The header and section table, validated.  */
 struct pdump_view
 {

@@ -25,6 +25,39 @@ struct collect
   struct pdump_exe *exe;
 };
 
+void
+pdump_exe_add_segment (struct pdump_exe *exe, uint64_t vaddr, uint64_t memsz,
+                       uint32_t flags)
+{
+  if (exe->segment_count == 0)
+    {
+      exe->lo = UINT64_MAX;
+      exe->hi = 0;
+    }
+  if (exe->segment_count >= PDUMP_EXE_MAX_SEGMENTS)
+    return;
+  struct pdump_exe_segment *s = &exe->segments[exe->segment_count++];
+  s->start = vaddr;
+  s->end = vaddr + memsz;
+  s->flags = flags;
+  if (s->start < exe->lo)
+    exe->lo = s->start;
+  if (s->end > exe->hi)
+    exe->hi = s->end;
+}
+
+void
+pdump_exe_set_pltgot (struct pdump_exe *exe, uint64_t pltgot, uint64_t pltrelsz,
+                      uint64_t rel_size, uint64_t entry_size)
+{
+  if (pltgot == 0 || rel_size == 0)
+    return;
+  /* Three reserved entries, then one per PLT relocation.  */
+  uint64_t entries = 3 + pltrelsz / rel_size;
+  exe->pltgot_start = pltgot;
+  exe->pltgot_end = pltgot + entries * entry_size;
+}
+
 /* Find DT_PLTGOT and DT_PLTRELSZ in the dynamic section.  */
 static void
 find_pltgot (struct pdump_exe *exe, const ElfW (Dyn) *dyn)
@@ -38,17 +71,13 @@ find_pltgot (struct pdump_exe *exe, const ElfW (Dyn) *dyn)
       case DT_PLTRELSZ: pltrelsz = dyn->d_un.d_val; break;
       case DT_PLTREL: pltrel = dyn->d_un.d_val; break;
       }
-  if (pltgot == 0)
-    return;
   /* The dynamic loader has already relocated d_ptr to an absolute
      address in most configurations; accept either form.  */
   if (pltgot >= exe->bias && exe->bias != 0)
     pltgot -= exe->bias;
-  size_t rel_size = pltrel == DT_RELA ? sizeof (ElfW (Rela)) : sizeof (ElfW (Rel));
-  /* Three reserved entries, then one per PLT relocation.  */
-  uint64_t entries = 3 + pltrelsz / rel_size;
-  exe->pltgot_start = pltgot;
-  exe->pltgot_end = pltgot + entries * sizeof (void *);
+  pdump_exe_set_pltgot (exe, pltgot, pltrelsz,
+                        pltrel == DT_RELA ? sizeof (ElfW (Rela)) : sizeof (ElfW (Rel)),
+                        sizeof (void *));
 }
 
 static int
@@ -57,23 +86,12 @@ visit_main (struct dl_phdr_info *info, size_t size, void *data)
   (void) size;
   struct pdump_exe *exe = data;
   exe->bias = info->dlpi_addr;
-  exe->lo = UINTPTR_MAX;
-  exe->hi = 0;
   const ElfW (Dyn) *dynamic = NULL;
   for (int i = 0; i < info->dlpi_phnum; i++)
     {
       const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type == PT_LOAD && exe->segment_count < PDUMP_EXE_MAX_SEGMENTS)
-        {
-          struct pdump_exe_segment *s = &exe->segments[exe->segment_count++];
-          s->start = ph->p_vaddr;
-          s->end = ph->p_vaddr + ph->p_memsz;
-          s->flags = ph->p_flags;
-          if (s->start < exe->lo)
-            exe->lo = s->start;
-          if (s->end > exe->hi)
-            exe->hi = s->end;
-        }
+      if (ph->p_type == PT_LOAD)
+        pdump_exe_add_segment (exe, ph->p_vaddr, ph->p_memsz, ph->p_flags);
       else if (ph->p_type == PT_GNU_RELRO)
         {
           exe->relro_start = ph->p_vaddr;

@@ -29,6 +29,16 @@ struct pdump_exe
 /* Read the main program's layout.  False if it has no PT_LOAD.  */
 bool pdump_exe_layout (struct pdump_exe *exe);
 
+/* Building a layout from another source (dumper-inspect reads it from
+   the executable file): add a PT_LOAD segment, and record the PLT's GOT
+   from DT_PLTGOT, DT_PLTRELSZ, the size of one PLT relocation and of one
+   GOT entry.  exe_layout uses the same two.  */
+void pdump_exe_add_segment (struct pdump_exe *exe, uint64_t vaddr,
+                            uint64_t memsz, uint32_t flags);
+void pdump_exe_set_pltgot (struct pdump_exe *exe, uint64_t pltgot,
+                           uint64_t pltrelsz, uint64_t rel_size,
+                           uint64_t entry_size);
+
 /* True if the absolute ADDRESS lies in one of the executable's
    segments.  */
 bool pdump_exe_contains (const struct pdump_exe *exe, uintptr_t address);

@@ -149,7 +149,8 @@ struct pdump_type_entry
 /* OBJECTS: for each object in image order (HOT then COLD), two
    unsigned LEB128 numbers: the type index (PDUMP_TYPE_BYTES for a byte
    block) and the size in bytes.  Each object starts at the previous
-   one's offset plus its size rounded up to PDUMP_ALIGN; HOT objects
+   one's end rounded up to its alignment (max (PDUMP_ALIGN, 1 <<
+   tag_bits) for objects, PDUMP_ALIGN for byte blocks); HOT objects
    start at the HOT offset, COLD ones at the COLD offset.  */
 #define PDUMP_TYPE_BYTES 0xFFFFu
 #define PDUMP_ALIGN 8

@@ -24,21 +24,6 @@
 
 #include "inspect.h"
 
-static void
-add_segment (struct pdump_exe *layout, const GElf_Phdr *ph)
-{
-  if (layout->segment_count >= PDUMP_EXE_MAX_SEGMENTS)
-    return;
-  struct pdump_exe_segment *s = &layout->segments[layout->segment_count++];
-  s->start = ph->p_vaddr;
-  s->end = ph->p_vaddr + ph->p_memsz;
-  s->flags = ph->p_flags;
-  if (s->start < layout->lo)
-    layout->lo = s->start;
-  if (s->end > layout->hi)
-    layout->hi = s->end;
-}
-
 /* DT_PLTGOT and the PLT relocations' size, as pdump/exe.c reads them.  */
 static void
 read_pltgot (Elf *elf, const GElf_Phdr *ph, struct pdump_exe *layout)
@@ -61,10 +46,7 @@ read_pltgot (Elf *elf, const GElf_Phdr *ph, struct pdump_exe *layout)
   size_t rel_size = gelf_fsize (elf, pltrel == DT_RELA ? ELF_T_RELA : ELF_T_REL,
                                 1, EV_CURRENT);
   size_t entry_size = gelf_fsize (elf, ELF_T_ADDR, 1, EV_CURRENT);
-  if (rel_size == 0)
-    return;
-  layout->pltgot_start = pltgot;
-  layout->pltgot_end = pltgot + (3 + pltrelsz / rel_size) * entry_size;
+  pdump_exe_set_pltgot (layout, pltgot, pltrelsz, rel_size, entry_size);
 }
 
 /* The dumper note's fingerprint and the GNU build-id in one PT_NOTE.  */
@@ -115,7 +97,7 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
 {
   size_t phnum;
   if (elf_kind (elf) != ELF_K_ELF || elf_getphdrnum (elf, &phnum) != 0)
-    return insp_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
+    return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
                       "not an ELF executable");
   struct pdump_exe *layout = &exe->layout;
   layout->lo = UINT64_MAX;
@@ -125,13 +107,13 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
     {
       GElf_Phdr ph;
       if (gelf_getphdr (elf, (int) i, &ph) == NULL)
-        return insp_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
+        return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
                           "cannot read program header %zu: %s", i,
                           elf_errmsg (-1));
       switch (ph.p_type)
         {
         case PT_LOAD:
-          add_segment (layout, &ph);
+          pdump_exe_add_segment (layout, ph.p_vaddr, ph.p_memsz, ph.p_flags);
           break;
         case PT_GNU_RELRO:
           layout->relro_start = ph.p_vaddr;
@@ -146,7 +128,7 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
         }
     }
   if (layout->segment_count == 0 || layout->hi <= layout->lo)
-    return insp_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
+    return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
                       "the executable has no loadable segments");
   if (!exe->has_fingerprint && has_build_id)
     {
@@ -164,16 +146,16 @@ insp_exe_open (struct insp_exe *exe, const char *path, char *detail,
   memset (exe, 0, sizeof *exe);
   exe->path = path;
   if (elf_version (EV_CURRENT) == EV_NONE)
-    return insp_fail (DUMPER_E_EXE, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, path,
                       "libelf is out of date");
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return insp_fail (DUMPER_E_EXE, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, path,
                       "cannot open the executable: %s", strerror (errno));
   Elf *elf = elf_begin (fd, ELF_C_READ, NULL);
   enum dumper_status status
     = elf ? read_elf (exe, elf, detail, detail_size)
-          : insp_fail (DUMPER_E_EXE, detail, detail_size, path,
+          : pdump_check_fail (DUMPER_E_EXE, detail, detail_size, path,
                        "cannot read the executable: %s", elf_errmsg (-1));
   if (elf)
     elf_end (elf);

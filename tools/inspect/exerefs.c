@@ -85,7 +85,7 @@ insp_exerefs_gather (const struct insp_ctx *ctx, struct insp_exerefs **out,
   if (x == NULL
       || !(x->refs = malloc ((size_t) (g->exe_ref_count + g->record_count + 1)
                              * sizeof *x->refs)))
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
                       "out of memory for the executable references");
   for (uint64_t i = 0; i < g->exe_ref_count; i++)
     {
@@ -111,7 +111,7 @@ insp_exerefs_gather (const struct insp_ctx *ctx, struct insp_exerefs **out,
 
   x->targets = malloc ((size_t) (x->ref_count + 1) * sizeof *x->targets);
   if (x->targets == NULL)
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
                       "out of memory for the executable references");
   for (uint64_t i = 0; i < x->ref_count; i++)
     {

@@ -28,7 +28,7 @@ static enum dumper_status
 disagree (const struct insp_image *image, char *detail, size_t detail_size,
           const char *what, uint64_t where, uint64_t value)
 {
-  return insp_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, image->path,
+  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, image->path,
                     "the OBJECTS table (inspection only; the loader does not "
                     "read it) disagrees with the image: %s %" PRIu64 " (value "
                     "0x%" PRIx64 ")", what, where, value);
@@ -70,7 +70,7 @@ allocate (const struct insp_image *image, uint64_t count, size_t size,
 {
   void *p = calloc ((size_t) (count ? count : 1), size);
   if (p == NULL)
-    insp_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+    pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                "out of memory for %" PRIu64 " %s", count, what);
   return p;
 }

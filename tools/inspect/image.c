@@ -35,30 +35,6 @@
    relocation check allows (see pdump_check_registry).  */
 #define UNBOUNDED_EXE_LIMIT (UINT64_MAX - PDUMP_MAX_TAG - 1)
 
-enum dumper_status
-insp_fail (enum dumper_status status, char *detail, size_t detail_size,
-           const char *path, const char *fmt, ...)
-{
-  int n = snprintf (detail, detail_size, "%s: ", path);
-  if (n < 0 || (size_t) n >= detail_size)
-    return status;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (detail + n, detail_size - (size_t) n, fmt, ap);
-  va_end (ap);
-  return status;
-}
-
-const char *
-insp_section_name (unsigned kind)
-{
-  static const char *const names[PDUMP_SECTION_KIND_MAX + 1] = {
-    "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY",
-    "SCALAR_DATA", "TYPES", "OBJECTS"
-  };
-  return kind <= PDUMP_SECTION_KIND_MAX ? names[kind] : "?";
-}
-
 const unsigned char *
 insp_section_bytes (const struct insp_image *image,
                     enum pdump_section_kind kind)
@@ -122,20 +98,20 @@ insp_image_read (struct insp_image *image, const char *path,
   image->path = path;
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return insp_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
                       "cannot open the image: %s", strerror (errno));
   struct stat st;
   if (fstat (fd, &st) != 0)
     {
       int err = errno;
       close (fd);
-      return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
                         "cannot read the image: %s", strerror (err));
     }
   if (!S_ISREG (st.st_mode))
     {
       close (fd);
-      return insp_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size, path,
                         "not a regular file");
     }
   uint64_t file_size = (uint64_t) st.st_size;
@@ -146,7 +122,7 @@ insp_image_read (struct insp_image *image, const char *path,
   if (err != 0)
     {
       close (fd);
-      return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
                         "cannot read the image: %s",
                         err > 0 ? strerror (err) : "unexpected end of file");
     }
@@ -164,14 +140,14 @@ insp_image_read (struct insp_image *image, const char *path,
   if (file_size > SIZE_MAX - 8)
     {
       close (fd);
-      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
                         "the image is too large for this process");
     }
   image->bytes = malloc ((size_t) file_size);
   if (image->bytes == NULL)
     {
       close (fd);
-      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
                         "cannot allocate %" PRIu64 " bytes for the image",
                         file_size);
     }
@@ -180,10 +156,10 @@ insp_image_read (struct insp_image *image, const char *path,
   err = read_at (fd, image->bytes, file_size, 0);
   close (fd);
   if (err > 0)
-    return insp_fail (DUMPER_E_IO, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
                       "cannot read the image: %s", strerror (err));
   if (err < 0)
-    return insp_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                       "the file became shorter while it was read");
   return DUMPER_OK;
 }
@@ -211,7 +187,7 @@ insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
   uint64_t hot_size = view->sections[PDUMP_SECTION_HOT].size;
   unsigned char *hot = malloc (hot_size ? (size_t) hot_size : 1);
   if (hot == NULL)
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                       "cannot allocate %" PRIu64 " bytes to check HOT",
                       hot_size);
   memcpy (hot, insp_section_bytes (image, PDUMP_SECTION_HOT), (size_t) hot_size);

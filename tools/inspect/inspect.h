@@ -37,12 +37,6 @@
 #define INSP_DETAIL_SIZE 1024
 #define INSP_NONE UINT64_MAX          /* "no object" */
 
-/* Fill DETAIL with "PATH: message" and return STATUS.  */
-enum dumper_status insp_fail (enum dumper_status status, char *detail,
-                              size_t detail_size, const char *path,
-                              const char *fmt, ...)
-  __attribute__ ((format (printf, 5, 6)));
-
 /* ------------------------------------------------------------------ */
 /* image.c */
 
@@ -89,9 +83,6 @@ void insp_image_free (struct insp_image *image);
 /* The bytes of section KIND (checked to lie in the file).  */
 const unsigned char *insp_section_bytes (const struct insp_image *image,
                                          enum pdump_section_kind kind);
-
-/* The name format.h gives section KIND ("HOT"), or "?".  */
-const char *insp_section_name (unsigned kind);
 
 /* ------------------------------------------------------------------ */
 /* tables.c */

@@ -181,7 +181,7 @@ run_check (const struct options *o, struct insp_exe *exe)
   enum dumper_status status = DUMPER_OK;
   if (exe && !exe->has_fingerprint)
     /* The loader needs its own fingerprint before it opens an image.  */
-    status = insp_fail (DUMPER_E_NO_FINGERPRINT, detail, sizeof detail,
+    status = pdump_check_fail (DUMPER_E_NO_FINGERPRINT, detail, sizeof detail,
                         exe->path, "cannot check the image against this "
                         "executable: it has neither a dumper fingerprint note "
                         "nor a GNU build-id");
@@ -288,7 +288,7 @@ run_view (const struct options *o, struct insp_exe *exe)
   int64_t type = -1;
   if (status == DUMPER_OK && o->type_name
       && (type = insp_type_lookup (&tables, o->type_name)) < 0)
-    status = insp_fail (DUMPER_E_USAGE, detail, sizeof detail, o->image_path,
+    status = pdump_check_fail (DUMPER_E_USAGE, detail, sizeof detail, o->image_path,
                         "no type is named `%s'; the summary lists the types",
                         o->type_name);
   if (status == DUMPER_OK)

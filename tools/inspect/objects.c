@@ -12,7 +12,7 @@
 static const char *
 section_of (const struct insp_tables *t, uint64_t index)
 {
-  return insp_section_name (index < t->hot_count ? PDUMP_SECTION_HOT
+  return pdump_section_name (index < t->hot_count ? PDUMP_SECTION_HOT
                                                  : PDUMP_SECTION_COLD);
 }
 

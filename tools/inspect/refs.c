@@ -301,14 +301,14 @@ insp_view_refs (const struct insp_ctx *ctx, uint64_t offset, char *detail,
   const struct insp_tables *t = ctx->tables;
   uint64_t index = insp_object_containing (t, 0, t->object_count, offset);
   if (index == INSP_NONE)
-    return insp_fail (DUMPER_E_USAGE, detail, detail_size, ctx->image->path,
+    return pdump_check_fail (DUMPER_E_USAGE, detail, detail_size, ctx->image->path,
                       "no object contains offset 0x%" PRIx64 " (%" PRIu64
                       "); --objects lists them", offset, offset);
   struct chain c;
   if (!find_chain (ctx, index, &c))
     {
       free_chain (&c);
-      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
+      return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
                         "out of memory");
     }
   const struct insp_object *o = &t->objects[index];

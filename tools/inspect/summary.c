@@ -29,21 +29,6 @@ static const char *const purposes[PDUMP_SECTION_KIND_MAX + 1] = {
   [PDUMP_SECTION_OBJECTS] = "object index (inspection only)",
 };
 
-static const struct { unsigned code; const char *name; } machines[] = {
-  { EM_X86_64, "x86-64" }, { EM_AARCH64, "aarch64" }, { EM_386, "i386" },
-  { EM_ARM, "arm" }, { EM_RISCV, "riscv" }, { EM_PPC64, "ppc64" },
-  { EM_S390, "s390" },
-};
-
-static const char *
-machine_name (unsigned code)
-{
-  for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++)
-    if (machines[i].code == code)
-      return machines[i].name;
-  return "unknown";
-}
-
 static double
 share (uint64_t part, uint64_t whole)
 {
@@ -182,7 +167,7 @@ text_header (const struct insp_ctx *ctx)
   fprintf (out, "  format       pdump version %u, %u-byte words, %s-endian, "
            "%s (ELF machine %u)\n", h->format_version, h->word_size,
            h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
-           machine_name (h->machine), h->machine);
+           pdump_machine_name (h->machine), h->machine);
   fprintf (out, "  file size    %" PRIu64 " bytes, page size %" PRIu64
            ", tag bits %u\n", h->file_size, h->page_size, h->tag_bits);
   fprintf (out, "  fingerprint  %s\n", fingerprint);
@@ -218,7 +203,7 @@ text_sections (const struct insp_ctx *ctx, const struct figures *f)
     {
       const struct pdump_section *s = &v->sections[k];
       fprintf (out, "  %-12s %10" PRIu64 " %10" PRIu64 " %8" PRIu64
-               " %6.2f%%  %s\n", insp_section_name (k), s->offset, s->size,
+               " %6.2f%%  %s\n", pdump_section_name (k), s->offset, s->size,
                s->count, share (s->size, size), purposes[k]);
     }
   fprintf (out, "  %-12s %10s %10" PRIu64 " %8s %6.2f%%  %s\n", "(padding)",
@@ -244,7 +229,7 @@ text_types (const struct insp_ctx *ctx, const struct figures *f)
       fputs ("  ", out);
       insp_put_padded_name (out, r->name, r->name_length, 20);
       fprintf (out, " %-7s %10" PRIu64 " %12" PRIu64 " %6.2f%%\n",
-               insp_section_name (r->section), r->count, r->bytes,
+               pdump_section_name (r->section), r->count, r->bytes,
                share (r->bytes, f->object_bytes));
     }
 }
@@ -298,7 +283,7 @@ json_header (const struct insp_ctx *ctx, struct insp_json *j)
   insp_json_uint (j, "word_size", h->word_size);
   insp_json_string (j, "byte_order",
                     h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
-  insp_json_string (j, "machine", machine_name (h->machine));
+  insp_json_string (j, "machine", pdump_machine_name (h->machine));
   insp_json_uint (j, "machine_code", h->machine);
   insp_json_uint (j, "file_size", h->file_size);
   insp_json_uint (j, "page_size", h->page_size);
@@ -358,7 +343,7 @@ json_sections (const struct insp_ctx *ctx, const struct figures *f,
   json_section (j, "(header)", 0, f->header_bytes, NULL, size,
                 "header and section table");
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
-    json_section (j, insp_section_name (k), v->sections[k].offset,
+    json_section (j, pdump_section_name (k), v->sections[k].offset,
                   v->sections[k].size, &v->sections[k].count, size, purposes[k]);
   json_section (j, "(padding)", 0, f->padding_bytes, NULL, size,
                 "alignment to pages and words");
@@ -388,7 +373,7 @@ json_objects (const struct insp_ctx *ctx, const struct figures *f,
         insp_json_null (j, "index");
       else
         insp_json_uint (j, "index", r->type);
-      insp_json_string (j, "section", insp_section_name (r->section));
+      insp_json_string (j, "section", pdump_section_name (r->section));
       insp_json_uint (j, "count", r->count);
       insp_json_uint (j, "bytes", r->bytes);
       insp_json_percent (j, "share", share (r->bytes, f->object_bytes));
@@ -431,7 +416,7 @@ insp_view_summary (const struct insp_ctx *ctx, char *detail,
 {
   struct figures f;
   if (!gather (ctx, &f))
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, ctx->image->path,
                       "out of memory");
   struct insp_exerefs *exerefs = NULL;
   if (ctx->exe)

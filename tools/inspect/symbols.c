@@ -223,28 +223,28 @@ insp_symbols_open (struct insp_symbols **out, const char *path, char *detail,
   if (!initialised)
     {
       if (bfd_init () != BFD_INIT_MAGIC)
-        return insp_fail (DUMPER_E_EXE, detail, detail_size, path,
+        return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, path,
                           "libbfd does not match the bfd.h it was built with");
       bfd_set_error_handler (quiet);
       initialised = true;
     }
   struct insp_symbols *s = calloc (1, sizeof *s);
   if (s == NULL)
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
                       "out of memory");
   s->abfd = bfd_openr (path, NULL);
   if (s->abfd == NULL || !bfd_check_format (s->abfd, bfd_object))
     {
       const char *why = bfd_errmsg (bfd_get_error ());
       insp_symbols_close (s);
-      return insp_fail (DUMPER_E_EXE, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, path,
                         "libbfd cannot read the executable: %s", why);
     }
   s->word_size = bfd_get_arch_size (s->abfd) == 32 ? 4 : 8;
   if (!read_sections (s) || !read_symbols (s))
     {
       insp_symbols_close (s);
-      return insp_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+      return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
                         "out of memory reading the symbols");
     }
   *out = s;

@@ -60,7 +60,7 @@ corrupt (const struct insp_image *image, char *detail, size_t detail_size,
   va_start (ap, fmt);
   vsnprintf (message, sizeof message, fmt, ap);
   va_end (ap);
-  return insp_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, image->path,
+  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, image->path,
                     "%s (an inspection-only table, which the loader does "
                     "not read)", message);
 }
@@ -75,7 +75,7 @@ parse_types (const struct insp_image *image, struct insp_tables *t,
   t->type_count = image->view.header.type_count;
   t->types = calloc (t->type_count ? t->type_count : 1, sizeof *t->types);
   if (t->types == NULL)
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                       "out of memory for %u types", t->type_count);
   for (uint32_t i = 0; i < t->type_count; i++)
     {
@@ -134,7 +134,7 @@ parse_objects (const struct insp_image *image, struct insp_tables *t,
   t->object_count = total;
   t->objects = malloc ((size_t) (total ? total : 1) * sizeof *t->objects);
   if (t->objects == NULL)
-    return insp_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                       "out of memory for %" PRIu64 " objects", total);
 
   const unsigned char *p = insp_section_bytes (image, PDUMP_SECTION_OBJECTS);
@@ -163,7 +163,7 @@ parse_objects (const struct insp_image *image, struct insp_tables *t,
           if (size == 0 || offset > section_end || size > section_end - offset)
             return corrupt (image, detail, detail_size, "OBJECTS: object %"
                             PRIu64 " (%" PRIu64 " bytes) does not fit in %s",
-                            i, size, insp_section_name (s->kind));
+                            i, size, pdump_section_name (s->kind));
           t->objects[i] = (struct insp_object) { offset, size, (uint32_t) type };
           if (type == PDUMP_TYPE_BYTES)
             t->block_count++;
@@ -172,7 +172,7 @@ parse_objects (const struct insp_image *image, struct insp_tables *t,
       if (position != section_end)
         return corrupt (image, detail, detail_size, "the %s objects end at "
                         "offset %" PRIu64 ", the section at %" PRIu64,
-                        insp_section_name (s->kind), position, section_end);
+                        pdump_section_name (s->kind), position, section_end);
     }
   if (p != end)
     return corrupt (image, detail, detail_size, "OBJECTS has %zu bytes after "
@@ -209,10 +209,10 @@ insp_tables_decode (const struct insp_image *image, struct insp_tables *t,
                                    insp_section_bytes (image, kinds[i]),
                                    image->path, message, sizeof message)
           != DUMPER_OK)
-        return insp_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
                           image->path, "checksum mismatch in section %s "
                           "(an inspection-only table, which the loader does "
-                          "not read)", insp_section_name (kinds[i]));
+                          "not read)", pdump_section_name (kinds[i]));
     }
   return insp_tables_parse (image, t, detail, detail_size);
 }
