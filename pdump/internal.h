@@ -8,4 +8,7 @@
 extern struct pdump_stats pdump_load_stats_;
 extern struct pdump_dump_stats pdump_dump_stats_;
 
+/* Seconds from a monotonic clock, for the statistics.  */
+double pdump_now (void);
+
 #endif /* DUMPER_PDUMP_INTERNAL_H */

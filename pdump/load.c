@@ -47,14 +47,6 @@
 
 extern size_t pdump_mark_bytes_;
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 static long
 minor_faults (void)
 {
@@ -307,7 +299,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   if (pdump_range_.end != 0)
     return fail (req, DUMPER_E_STATE, "an image is already loaded", 0);
 
-  double t0 = now ();
+  double t0 = pdump_now ();
   long faults0 = minor_faults ();
   struct pdump_stats stats;
   memset (&stats, 0, sizeof stats);
@@ -348,7 +340,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       close (fd);
       return status;
     }
-  double t_open = now ();
+  double t_open = pdump_now ();
 
   uint64_t size = view.header.file_size;
   struct placement place = { .fd = fd };
@@ -358,7 +350,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       return status;
     }
   unsigned char *base = place.base;
-  double t_map = now ();
+  double t_map = pdump_now ();
 
   /* The tables the loader reads, and COLD (which it does not, but which
      the host will).  */
@@ -370,7 +362,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     status = pdump_check_section_sum (&view, verified[i],
                                       base + view.sections[verified[i]].offset,
                                       req->path, req->detail, req->detail_size);
-  double t_verify = now ();
+  double t_verify = pdump_now ();
 
   struct pdump_exe exe;
   if (status == DUMPER_OK && !pdump_exe_layout (&exe))
@@ -390,7 +382,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     status = pdump_check_registry (&view,
                                    base + view.sections[PDUMP_SECTION_REGISTRY].offset,
                                    &exe, req->path, req->detail, req->detail_size);
-  double t_reloc = now ();
+  double t_reloc = pdump_now ();
 
   uint64_t span = view.objects_end - view.objects_start;
   size_t mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
@@ -418,7 +410,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       munmap (place.region, place.region_size);
       return status;
     }
-  double t_restore = now ();
+  double t_restore = pdump_now ();
 
   /* Keep HOT and COLD; give back the rest, and the alignment slack.  */
   munmap (base + view.discard_start, size - view.discard_start);
@@ -458,7 +450,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   stats.verify_seconds = t_verify - t_map;
   stats.relocate_seconds = t_reloc - t_verify;
   stats.restore_seconds = t_restore - t_reloc;
-  stats.total_seconds = now () - t0;
+  stats.total_seconds = pdump_now () - t0;
   stats.minor_faults = minor_faults () - faults0;
   pdump_load_stats_ = stats;
 

@@ -402,6 +402,45 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
 
 enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE };
 
+/* The three forms a pointer field takes, for messages.  */
+enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES };
+
+/* Place the target of a pointer field: ADDRESS (SIZE bytes; VALUE and
+   TAG as stored, LENGTH for byte blocks).  In the executable: set
+   *ENCODED and *KIND and return IN_EXE.  Foreign: fail naming the field
+   and return FOREIGN.  In the heap: return IN_HEAP for the caller to
+   visit.  */
+static enum where
+place (struct pdump_walk *w, enum field_form form, uintptr_t value,
+       uintptr_t tag, size_t length, size_t field_offset, uint64_t *encoded,
+       enum value_kind *kind)
+{
+  uintptr_t address = value - tag;
+  char why[192];
+  uint64_t size = form == FORM_BYTES && length ? length : 1;
+  enum where where = locate (w, address, size, why, sizeof why);
+  if (where == IN_EXE)
+    {
+      *encoded = address - w->exe.bias + tag;
+      *kind = VALUE_EXE;
+    }
+  else if (where == FOREIGN)
+    {
+      char problem[320];
+      if (form == FORM_WORD)
+        snprintf (problem, sizeof problem, "word 0x%" PRIxPTR " (tag %"
+                  PRIuPTR ") %s", value, tag, why);
+      else if (form == FORM_PTR)
+        snprintf (problem, sizeof problem, "pointer 0x%" PRIxPTR " %s",
+                  value, why);
+      else
+        snprintf (problem, sizeof problem, "byte block 0x%" PRIxPTR " of %zu "
+                  "bytes %s", value, length, why);
+      fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+    }
+  return where;
+}
+
 /* Encode the tagged word VALUE.  */
 static bool
 encode_word (struct pdump_walk *w, uintptr_t value, size_t field_offset,
@@ -416,31 +455,18 @@ encode_word (struct pdump_walk *w, uintptr_t value, size_t field_offset,
       return true;
     }
   uintptr_t address = value - tag;
-  char why[192];
   if (address == 0)
     {
+      char why[192];
       snprintf (why, sizeof why, "word 0x%" PRIxPTR " has pointer tag %"
                 PRIuPTR " but a null address", value, tag);
       fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, why);
       return false;
     }
-  switch (locate (w, address, 1, why, sizeof why))
-    {
-    case IN_EXE:
-      *encoded = address - w->exe.bias + tag;
-      *kind = VALUE_EXE;
-      return true;
-    case FOREIGN:
-      {
-        char problem[320];
-        snprintf (problem, sizeof problem, "word 0x%" PRIxPTR " (tag %" PRIuPTR
-                  ") %s", value, tag, why);
-        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
-        return false;
-      }
-    case IN_HEAP:
-      break;
-    }
+  enum where where = place (w, FORM_WORD, value, tag, 0, field_offset,
+                            encoded, kind);
+  if (where != IN_HEAP)
+    return where == IN_EXE;
   if (type == DUMPER_TAG_BY_HEADER)
     type = w->heap->header_type ((const void *) address);
   uint64_t offset;
@@ -456,30 +482,16 @@ static bool
 encode_ptr (struct pdump_walk *w, uintptr_t value, int type,
             size_t field_offset, uint64_t *encoded, enum value_kind *kind)
 {
-  char why[192];
   if (value == 0)
     {
       *encoded = 0;
       *kind = VALUE_PLAIN;
       return true;
     }
-  switch (locate (w, value, 1, why, sizeof why))
-    {
-    case IN_EXE:
-      *encoded = value - w->exe.bias;
-      *kind = VALUE_EXE;
-      return true;
-    case FOREIGN:
-      {
-        char problem[320];
-        snprintf (problem, sizeof problem, "pointer 0x%" PRIxPTR " %s",
-                  value, why);
-        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
-        return false;
-      }
-    case IN_HEAP:
-      break;
-    }
+  enum where where = place (w, FORM_PTR, value, 0, 0, field_offset, encoded,
+                            kind);
+  if (where != IN_HEAP)
+    return where == IN_EXE;
   if (type < 0)
     {
       fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
@@ -499,30 +511,16 @@ static bool
 encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
               size_t field_offset, uint64_t *encoded, enum value_kind *kind)
 {
-  char why[192];
   if (value == 0)
     {
       *encoded = 0;
       *kind = VALUE_PLAIN;
       return true;
     }
-  switch (locate (w, value, length ? length : 1, why, sizeof why))
-    {
-    case IN_EXE:
-      *encoded = value - w->exe.bias;
-      *kind = VALUE_EXE;
-      return true;
-    case FOREIGN:
-      {
-        char problem[320];
-        snprintf (problem, sizeof problem, "byte block 0x%" PRIxPTR " of %zu "
-                  "bytes %s", value, length, why);
-        fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
-        return false;
-      }
-    case IN_HEAP:
-      break;
-    }
+  enum where where = place (w, FORM_BYTES, value, 0, length, field_offset,
+                            encoded, kind);
+  if (where != IN_HEAP)
+    return where == IN_EXE;
   struct pdump_addrmap_slot *slot = pdump_addrmap_get (&w->visited, value);
   if (slot)
     {

@@ -52,14 +52,6 @@ align_up (uint64_t n, uint64_t alignment)
   return (n + alignment - 1) & ~(alignment - 1);
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 static int
 compare_u32 (const void *a, const void *b)
 {
@@ -374,7 +366,7 @@ write_file (const char *output, const struct layout *l, char *detail,
 enum dumper_status
 pdump_write (const struct pdump_write_request *req)
 {
-  double t0 = now ();
+  double t0 = pdump_now ();
   struct pdump_walk walk;
   enum dumper_status st = pdump_walk_run (&walk, req);
   struct layout l;
@@ -408,7 +400,7 @@ pdump_write (const struct pdump_write_request *req)
           case PDUMP_RECORD_HOOK: s->hook_count++; break;
           default: s->root_count++; break;
           }
-      s->seconds = now () - t0;
+      s->seconds = pdump_now () - t0;
     }
   for (int i = 0; i < S_COUNT; i++)
     free (l.owned[i]);
