@@ -1,14 +1,29 @@
 # bench/local.mk: benchmarks.  `make bench' runs them all; each prints
-# medians measured side by side in one run (see the scripts).
+# medians measured side by side in one run.
 #
+# bench-compare: every mode side by side -- cold start, unexec, pdump:
+# start-up, dumps, sizes, memory, faults, the pdump loader's split and
+# its physical floor, the cost of the heap digest -- by dumper-compare
+# through `make compare' (doc/compare.md), at scales 1, 4, 16 and 64
+# where memory allows (bench/scales.sh).  Results also in
+# bench-compare.json and, with gnuplot, bench-compare.png.
 # bench-cold-start: cold start of dlisp at loadup scales 1, 4 and 16,
-# with heap size and object count (bench/cold-start.sh).
+# with heap size and object count (bench/cold-start.sh); needs only this
+# build.
 
 BENCH_RUNS = 7
 
-bench: bench-cold-start
+bench: bench-compare bench-cold-start
+
+bench-compare: tools/dumper-compare
+	@$(MAKE) --no-print-directory compare COMPARE_RUNS=$(BENCH_RUNS) \
+	  COMPARE_SCALES="`$(SHELL) $(srcdir)/bench/scales.sh`" \
+	  COMPARE_JSON=bench-compare.json \
+	  COMPARE_PLOT=$(if $(GNUPLOT),bench-compare.png)
 
 bench-cold-start: host/dlisp
 	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/cold-start.sh $(BENCH_RUNS)
 
-.PHONY: bench bench-cold-start
+CLEANFILES += bench-compare.json bench-compare.png
+
+.PHONY: bench bench-compare bench-cold-start

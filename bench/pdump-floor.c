@@ -161,15 +161,21 @@ main (int argc, char **argv)
   if (s != DUMPER_OK)
     {
       fprintf (stderr, "%s\n", detail);
+      munmap (file, (size_t) st.st_size);
+      close (fd);
       return 65;
     }
   const struct pdump_section *hot = &v.sections[PDUMP_SECTION_HOT];
   uint64_t page_count = (hot->size + 4095) / 4096;
   unsigned char *pages = calloc (page_count + 1, 1);
-  size_t touched = relocated_pages (&v, file, pages);
-
   double *t_map = calloc ((size_t) runs, sizeof *t_map);
   double *t_read = calloc ((size_t) runs, sizeof *t_read);
+  if (pages == NULL || t_map == NULL || t_read == NULL)
+    {
+      perror ("calloc");
+      return 71;
+    }
+  size_t touched = relocated_pages (&v, file, pages);
   for (int r = 0; r < runs; r++)
     {
       t_map[r] = map_touch (fd, (uint64_t) st.st_size, hot->offset, pages, page_count);
@@ -177,5 +183,10 @@ main (int argc, char **argv)
     }
   report ("map-touch", t_map, runs, touched);
   report ("read-huge", t_read, runs, (size_t) page_count);
+  free (t_read);
+  free (t_map);
+  free (pages);
+  munmap (file, (size_t) st.st_size);
+  close (fd);
   return 0;
 }

@@ -338,8 +338,34 @@ origin_name (enum dumper_origin origin)
          : origin == DUMPER_ORIGIN_UNEXEC ? "unexec" : "cold";
 }
 
+static const char *
+load_method_name (enum pdump_load_method method)
+{
+  return method == PDUMP_LOAD_MAP ? "map" : method == PDUMP_LOAD_READ ? "read" : "hybrid";
+}
+
+/* This process's private dirty memory in KiB, from the kernel's
+   /proc/self/smaps_rollup; -1 when the kernel does not say.  Read at the
+   end of start-up, before any digest or heap dump work, so it is the
+   memory a start from each mode leaves written (dumper-compare's
+   `private dirty' column, doc/compare.md).  */
+static long
+private_dirty_kb (void)
+{
+  FILE *f = fopen ("/proc/self/smaps_rollup", "r");
+  if (f == NULL)
+    return -1;
+  char line[256];
+  long kb = -1;
+  while (fgets (line, sizeof line, f))
+    if (sscanf (line, "Private_Dirty: %ld kB", &kb) == 1)
+      break;
+  fclose (f);
+  return kb;
+}
+
 static void
-print_stats (double loadup_seconds, double ready_seconds)
+print_stats (double loadup_seconds, double ready_seconds, long dirty_kb)
 {
   const struct dumper_start_info *info = dumper_start_info ();
   struct dl_digest d;
@@ -353,6 +379,8 @@ print_stats (double loadup_seconds, double ready_seconds)
   printf ("image-load-seconds: %.6f\n", info->load_seconds);
   printf ("loadup-seconds: %.6f\n", loadup_seconds);
   printf ("ready-seconds: %.6f\n", ready_seconds);
+  if (dirty_kb >= 0)
+    printf ("private-dirty-kb: %ld\n", dirty_kb);
   printf ("loadup-scale: %lld\n", (long long) dl_world_scale);
   printf ("heap-objects: %zu\n", d.objects);
   printf ("heap-bytes: %zu\n", d.heap_bytes);
@@ -366,6 +394,7 @@ print_stats (double loadup_seconds, double ready_seconds)
   if (ps->loaded)
     {
       printf ("pdump-file-size: %llu\n", (unsigned long long) ps->file_size);
+      printf ("pdump-method: %s\n", load_method_name (ps->method));
       printf ("pdump-mapped: %s\n", ps->mapped ? "yes" : "no");
       printf ("pdump-hot-size: %llu\n", (unsigned long long) ps->hot_size);
       printf ("pdump-cold-size: %llu\n", (unsigned long long) ps->cold_size);
@@ -373,7 +402,12 @@ print_stats (double loadup_seconds, double ready_seconds)
       printf ("pdump-objects: %llu\n", (unsigned long long) ps->object_count);
       printf ("pdump-image-relocs: %llu\n", (unsigned long long) ps->image_relocs);
       printf ("pdump-exe-relocs: %llu\n", (unsigned long long) ps->exe_relocs);
+      printf ("pdump-open-seconds: %.6f\n", ps->open_seconds);
+      printf ("pdump-map-seconds: %.6f\n", ps->map_seconds);
+      printf ("pdump-verify-seconds: %.6f\n", ps->verify_seconds);
       printf ("pdump-relocate-seconds: %.6f\n", ps->relocate_seconds);
+      printf ("pdump-restore-seconds: %.6f\n", ps->restore_seconds);
+      printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
       printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);
       printf ("pdump-minor-faults: %ld\n", ps->minor_faults);
     }
@@ -443,11 +477,13 @@ main (int argc, char **argv)
   if (o.help)
     {
       usage (stdout);
+      free (o.actions);
       return 0;
     }
   if (o.version)
     {
       printf ("dlisp (dumper) %s, back end %s\n", PACKAGE_VERSION, DUMPER_BACKEND);
+      free (o.actions);
       return 0;
     }
 
@@ -487,9 +523,11 @@ main (int argc, char **argv)
                "dumping run; this run started from a dump made with scale %lld\n"
                "(pass --no-dump-file for a cold start with another scale)\n",
                program_name, (long long) o.scale, (long long) dl_world_scale);
+      free (o.actions);
       return EXIT_USAGE;
     }
   double ready_seconds = dl_now () - t_start;
+  long dirty_kb = o.stats ? private_dirty_kb () : -1;
 
   if (o.gc)
     dl_gc ();
@@ -505,10 +543,13 @@ main (int argc, char **argv)
     {
       int status = write_heap_dump (o.heap_dump);
       if (status)
-        return status;
+        {
+          free (o.actions);
+          return status;
+        }
     }
   if (o.stats)
-    print_stats (loadup_seconds, ready_seconds);
+    print_stats (loadup_seconds, ready_seconds, dirty_kb);
   fflush (stdout);
 
   for (int i = 0; i < o.action_count; i++)

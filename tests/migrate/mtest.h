@@ -16,7 +16,7 @@
 static inline struct migrate_file *
 mt_file (const char *src)
 {
-  return migrate_file_new ("t.c", migrate_xstrdup (src), strlen (src), true);
+  return migrate_file_new ("t.c", tool_xstrdup (src), strlen (src), true);
 }
 
 /* The first token of F spelled S at or after FROM, or -1.  */
@@ -64,7 +64,7 @@ mt_fixed (const struct migrate_project *proj)
 {
   size_t len;
   char *text = migrate_apply_edits (proj, 0, &len);
-  return text ? text : migrate_xstrdup ("");
+  return text ? text : tool_xstrdup ("");
 }
 
 #endif /* MTEST_H */

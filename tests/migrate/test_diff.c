@@ -11,17 +11,17 @@ static char *
 script (const char *a, const char *b)
 {
   size_t na = strlen (a), nb = strlen (b);
-  const char **la = migrate_xcalloc (na + 1, sizeof *la);
-  const char **lb = migrate_xcalloc (nb + 1, sizeof *lb);
-  size_t *sa = migrate_xcalloc (na + 1, sizeof *sa);
-  size_t *sb = migrate_xcalloc (nb + 1, sizeof *sb);
+  const char **la = tool_xcalloc (na + 1, sizeof *la);
+  const char **lb = tool_xcalloc (nb + 1, sizeof *lb);
+  size_t *sa = tool_xcalloc (na + 1, sizeof *sa);
+  size_t *sb = tool_xcalloc (nb + 1, sizeof *sb);
   for (size_t k = 0; k < na; k++)
     la[k] = a + k, sa[k] = 1;
   for (size_t k = 0; k < nb; k++)
     lb[k] = b + k, sb[k] = 1;
   enum migrate_diff_op *ops;
   size_t n = migrate_diff_lines (la, sa, na, lb, sb, nb, &ops);
-  char *out = migrate_xcalloc (n + 1, 1);
+  char *out = tool_xcalloc (n + 1, 1);
   for (size_t k = 0; k < n; k++)
     out[k] = ops[k] == MIGRATE_DIFF_SAME ? '=' : ops[k] == MIGRATE_DIFF_DEL ? '-' : '+';
   free (ops);

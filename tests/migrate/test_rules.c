@@ -402,9 +402,9 @@ test_overlapping_edits_are_dropped (void **state)
   struct migrate_project proj;
   mt_analyse (&proj, "int x;\n");
   int a = migrate_site_add (&proj, 0, 0, MIGRATE_P_GUARD, MIGRATE_CERTAIN,
-                            migrate_xstrdup ("a"), migrate_xstrdup ("fix a"));
+                            tool_xstrdup ("a"), tool_xstrdup ("fix a"));
   int b = migrate_site_add (&proj, 0, 1, MIGRATE_P_GUARD, MIGRATE_CERTAIN,
-                            migrate_xstrdup ("b"), migrate_xstrdup ("fix b"));
+                            tool_xstrdup ("b"), tool_xstrdup ("fix b"));
   migrate_edit_add (&proj, 0, 0, 5, "long", a);
   migrate_edit_add (&proj, 0, 4, 5, "y", b);
   migrate_edit_add (&proj, 0, 6, 6, "/**/", b);

@@ -54,11 +54,11 @@ migrate_diff_lines (const char *const *a, const size_t *alen, size_t na,
   long n = (long) na, m = (long) nb;
   long max = n + m;
   /* trace[d] holds x for diagonals -d..d after step d.  */
-  long **trace = migrate_xmalloc ((size_t) (max + 1) * sizeof *trace);
+  long **trace = tool_xmalloc ((size_t) (max + 1) * sizeof *trace);
   long d_end = 0;
   for (long d = 0; d <= max; d++)
     {
-      long *v = migrate_xmalloc ((size_t) (2 * d + 1) * sizeof *v);
+      long *v = tool_xmalloc ((size_t) (2 * d + 1) * sizeof *v);
       trace[d] = v;
       long *prev = d > 0 ? trace[d - 1] : NULL;
       bool done = false;
@@ -83,7 +83,7 @@ migrate_diff_lines (const char *const *a, const size_t *alen, size_t na,
         break;
     }
   size_t cap = (size_t) (n + m + 1);
-  enum migrate_diff_op *rev = migrate_xmalloc (cap * sizeof *rev);
+  enum migrate_diff_op *rev = tool_xmalloc (cap * sizeof *rev);
   size_t count = 0;
   long x = n, y = m;
   for (long d = d_end; d >= 0; d--)
@@ -115,7 +115,7 @@ migrate_diff_lines (const char *const *a, const size_t *alen, size_t na,
   for (long d = 0; d <= d_end; d++)
     free (trace[d]);
   free (trace);
-  *ops = migrate_xmalloc ((count ? count : 1) * sizeof **ops);
+  *ops = tool_xmalloc ((count ? count : 1) * sizeof **ops);
   for (size_t k = 0; k < count; k++)
     (*ops)[k] = rev[count - 1 - k];
   free (rev);
@@ -165,7 +165,7 @@ migrate_diff_write (FILE *out, const char *path, const char *old_text,
                                     b.text + pre, b.len + pre, b.count - pre - suf,
                                     &mid);
   size_t nops = pre + nmid + suf;
-  enum migrate_diff_op *ops = migrate_xmalloc ((nops ? nops : 1) * sizeof *ops);
+  enum migrate_diff_op *ops = tool_xmalloc ((nops ? nops : 1) * sizeof *ops);
   for (size_t k = 0; k < pre; k++)
     ops[k] = MIGRATE_DIFF_SAME;
   if (nmid)
@@ -175,8 +175,8 @@ migrate_diff_write (FILE *out, const char *path, const char *old_text,
   free (mid);
 
   /* Line numbers before each op.  */
-  size_t *ai = migrate_xmalloc ((nops + 1) * sizeof *ai);
-  size_t *bi = migrate_xmalloc ((nops + 1) * sizeof *bi);
+  size_t *ai = tool_xmalloc ((nops + 1) * sizeof *ai);
+  size_t *bi = tool_xmalloc ((nops + 1) * sizeof *bi);
   ai[0] = bi[0] = 0;
   for (size_t k = 0; k < nops; k++)
     {

@@ -31,12 +31,12 @@ static void
 sort_edits (struct migrate_project *proj)
 {
   size_t n = proj->nedits;
-  int *order = migrate_xmalloc ((n ? n : 1) * sizeof *order);
+  int *order = tool_xmalloc ((n ? n : 1) * sizeof *order);
   for (size_t k = 0; k < n; k++)
     order[k] = (int) k;
   sorting_edits = proj->edits;
   qsort (order, n, sizeof *order, compare_edits);
-  struct migrate_edit *sorted = migrate_xmalloc ((n ? n : 1) * sizeof *sorted);
+  struct migrate_edit *sorted = tool_xmalloc ((n ? n : 1) * sizeof *sorted);
   for (size_t k = 0; k < n; k++)
     sorted[k] = proj->edits[order[k]];
   free (proj->edits);
@@ -56,8 +56,8 @@ void
 migrate_edits_normalize (struct migrate_project *proj)
 {
   sort_edits (proj);
-  bool *bad = migrate_xcalloc (proj->nsites + 1, sizeof *bad);
-  bool *gone = migrate_xcalloc (proj->nedits + 1, sizeof *gone);
+  bool *bad = tool_xcalloc (proj->nsites + 1, sizeof *bad);
+  bool *gone = tool_xcalloc (proj->nedits + 1, sizeof *gone);
   for (size_t k = 1; k < proj->nedits; k++)
     {
       const struct migrate_edit *prev = &proj->edits[k - 1], *e = &proj->edits[k];

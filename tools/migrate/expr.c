@@ -206,7 +206,7 @@ char *
 migrate_flag_name (const struct migrate_file *f, const char *base)
 {
   return f->no_short_names ? migrate_xasprintf ("dumper_%s", base)
-    : migrate_xstrdup (base);
+    : tool_xstrdup (base);
 }
 
 int

@@ -91,7 +91,7 @@ build_lines (struct migrate_file *f)
       count++;
   if (f->len > 0 && f->text[f->len - 1] != '\n')
     count++;
-  f->line_start = migrate_xmalloc ((count + 1) * sizeof *f->line_start);
+  f->line_start = tool_xmalloc ((count + 1) * sizeof *f->line_start);
   unsigned n = 0;
   f->line_start[n++] = 0;
   for (size_t i = 0; i < f->len; i++)

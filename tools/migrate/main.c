@@ -66,14 +66,14 @@ parse_rules (const char *list)
   size_t count = 1;
   for (const char *p = list; *p; p++)
     count += *p == ',';
-  char **ids = migrate_xcalloc (count + 1, sizeof *ids);
+  char **ids = tool_xcalloc (count + 1, sizeof *ids);
   size_t n = 0;
   const char *p = list;
   for (;;)
     {
       const char *comma = strchr (p, ',');
       size_t len = comma ? (size_t) (comma - p) : strlen (p);
-      char *id = migrate_xstrndup (p, len);
+      char *id = tool_xstrndup (p, len);
       if (!migrate_pattern_find (id))
         {
           fprintf (stderr, "dumper-migrate: unknown pattern `%s' in --rules"
@@ -101,7 +101,7 @@ compare_paths (const void *a, const void *b)
 static int
 edited_files (const struct migrate_project *proj, int **out)
 {
-  int *list = migrate_xmalloc ((size_t) (proj->nfiles ? proj->nfiles : 1)
+  int *list = tool_xmalloc ((size_t) (proj->nfiles ? proj->nfiles : 1)
                                * sizeof *list);
   int n = 0;
   /* Edits are sorted by file.  */
@@ -201,7 +201,7 @@ main (int argc, char **argv)
       case 'I':
         migrate_grow (&proj.include_dirs, &dirs_cap,
                       (size_t) proj.ninclude_dirs + 1, sizeof *proj.include_dirs);
-        proj.include_dirs[proj.ninclude_dirs++] = migrate_xstrdup (optarg);
+        proj.include_dirs[proj.ninclude_dirs++] = tool_xstrdup (optarg);
         break;
       case 'q': quiet = true; break;
       case 'h': usage (stdout); return MIGRATE_EXIT_OK;

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/common/xalloc.h"
+
 /* ------------------------------------------------------------------ */
 /* Exit statuses of the program (documented in dumper-migrate.1).  */
 
@@ -59,11 +61,6 @@ enum
 /* ------------------------------------------------------------------ */
 /* util.c */
 
-void *migrate_xmalloc (size_t size);
-void *migrate_xcalloc (size_t count, size_t size);
-void *migrate_xrealloc (void *ptr, size_t size);
-char *migrate_xstrdup (const char *s);
-char *migrate_xstrndup (const char *s, size_t n);
 char *migrate_xasprintf (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
 

@@ -67,8 +67,8 @@ migrate_project_free (struct migrate_project *proj)
 struct migrate_file *
 migrate_file_new (const char *path, char *text, size_t len, bool in_paths)
 {
-  struct migrate_file *f = migrate_xcalloc (1, sizeof *f);
-  f->path = migrate_xstrdup (path);
+  struct migrate_file *f = tool_xcalloc (1, sizeof *f);
+  f->path = tool_xstrdup (path);
   f->text = text;
   f->len = len;
   f->in_paths = in_paths;
@@ -204,7 +204,7 @@ walk (struct migrate_project *proj, const char *dir)
       if (e->d_name[0] == '.')
         continue;
       migrate_grow (&names, &cap, count + 1, sizeof *names);
-      names[count++] = migrate_xstrdup (e->d_name);
+      names[count++] = tool_xstrdup (e->d_name);
     }
   closedir (d);
   qsort (names, count, sizeof *names, compare_names);
@@ -254,8 +254,8 @@ static char *
 dir_of (const char *path)
 {
   const char *slash = strrchr (path, '/');
-  return slash ? migrate_xstrndup (path, (size_t) (slash - path) + 1)
-    : migrate_xstrdup ("");
+  return slash ? tool_xstrndup (path, (size_t) (slash - path) + 1)
+    : tool_xstrdup ("");
 }
 
 static bool
@@ -272,7 +272,7 @@ resolve_one (struct migrate_project *proj, int fi, const char *name,
 {
   char *found = NULL;
   if (name[0] == '/')
-    found = regular_file (name) ? migrate_xstrdup (name) : NULL;
+    found = regular_file (name) ? tool_xstrdup (name) : NULL;
   if (!found && quoted && name[0] != '/')
     {
       char *dir = dir_of (proj->files[fi]->path);
@@ -320,7 +320,7 @@ resolve_file (struct migrate_project *proj, int fi)
         continue;             /* #include MACRO */
       if (t->end - t->start < 2)
         continue;
-      char *name = migrate_xstrndup (f->text + t->start + 1, t->end - t->start - 2);
+      char *name = tool_xstrndup (f->text + t->start + 1, t->end - t->start - 2);
       if (strcmp (name, "dumper/dumper.h") == 0)
         f->includes_gflags = f->includes_dumper = true;
       else if (strcmp (name, "dumper/gflags.h") == 0)

@@ -89,7 +89,7 @@ collision (struct migrate_rulectx *ctx, int i, const char *what_kind)
   migrate_site_add (ctx->proj, ctx->file, i, MIGRATE_P_COLLISION, MIGRATE_REVIEW,
                     migrate_xasprintf ("%s `%s' collides with the gflags macro"
                                        " `%s'", what_kind, name, name),
-                    migrate_xstrdup ("rename it, or define"
+                    tool_xstrdup ("rename it, or define"
                                      " DUMPER_GFLAGS_NO_SHORT_NAMES before"
                                      " including <dumper/gflags.h> and use the"
                                      " dumper_-prefixed names"));
@@ -113,7 +113,7 @@ legacy_decl (struct migrate_rulectx *ctx, int i, const char *pattern,
                                                   " own flag", text), NULL);
   free (text);
   if (single && migrate_edit_delete_tokens (ctx->proj, ctx->file, first, semi, site))
-    ctx->proj->sites[site].suggestion = migrate_xstrdup (fix);
+    ctx->proj->sites[site].suggestion = tool_xstrdup (fix);
   else
     {
       ctx->proj->sites[site].conf = MIGRATE_REVIEW;
@@ -205,7 +205,7 @@ on_initialized (struct migrate_rulectx *ctx, int i)
         (ctx->proj, ctx->file, i, MIGRATE_P_INIT_SET,
          truth ? MIGRATE_CERTAIN : MIGRATE_REVIEW,
          migrate_xasprintf ("`%s' sets the runtime's own flag", text),
-         migrate_xstrdup (truth ? "call `dumper_mark_initialized ()': the"
+         tool_xstrdup (truth ? "call `dumper_mark_initialized ()': the"
                           " bridge owns the flag and every back end restores it"
                           : falsity ? "the bridge owns `initialized' and nothing"
                           " clears it; delete the assignment or keep a flag of"
@@ -238,7 +238,7 @@ on_initialized (struct migrate_rulectx *ctx, int i)
       " dumped program' write `dumped_with_unexec || dumped_with_pdumper'";
   migrate_site_add (ctx->proj, ctx->file, i, MIGRATE_P_INIT_TEST, MIGRATE_REVIEW,
                     migrate_xasprintf ("`initialized' read in `%s'", text),
-                    migrate_xstrdup (fix));
+                    tool_xstrdup (fix));
   free (text);
 }
 
@@ -265,7 +265,7 @@ to_will_dump (struct migrate_rulectx *ctx, int i, const char *pattern,
     fix = migrate_xasprintf ("`%s': dumper_startup sets it in the run that dumps",
                              name);
   int site = migrate_site_add (ctx->proj, ctx->file, i, pattern, MIGRATE_CERTAIN,
-                               migrate_xstrdup (what), fix);
+                               tool_xstrdup (what), fix);
   migrate_edit_add (ctx->proj, ctx->file, f->toks[i].start, f->toks[i].end,
                     name, site);
   free (name);
@@ -297,7 +297,7 @@ on_might_dump (struct migrate_rulectx *ctx, int i)
                                    MIGRATE_CERTAIN,
                                    migrate_xasprintf ("`%s' records that this run"
                                                       " might dump", text),
-                                   migrate_xstrdup ("delete it: dumper_startup"
+                                   tool_xstrdup ("delete it: dumper_startup"
                                                     " sets will_dump"));
       free (text);
       if (!stmt || !migrate_edit_delete_tokens (ctx->proj, ctx->file, i, semi, site))
@@ -353,12 +353,12 @@ dumping_local (struct migrate_rulectx *ctx, int decl)
                                 *where ? ")" : "");
   free (where);
   if (ok)
-    st->suggestion = migrate_xstrdup ("delete it: dumper_startup, called in this"
+    st->suggestion = tool_xstrdup ("delete it: dumper_startup, called in this"
                                       " function, sets will_dump");
   else
     {
       st->conf = MIGRATE_REVIEW;
-      st->suggestion = migrate_xstrdup
+      st->suggestion = tool_xstrdup
         ("the bridge decides this: call `dumper_startup (&argc, &argv)' at the"
          " top of main (the dumping run passes --temacs=dump or"
          " --temacs=pdump) and delete the local; its reads become `will_dump'");

@@ -246,7 +246,7 @@ guard_other (struct guard *g, int c0, bool cannot)
       what = migrate_xasprintf ("code compiled only in builds that cannot dump"
                                 " (#ifdef CANNOT_DUMP)%s",
                                 has_else ? ", with an #else for builds that can" : "");
-      fix = migrate_xstrdup ("a `none' build is the new CANNOT_DUMP: `#if"
+      fix = tool_xstrdup ("a `none' build is the new CANNOT_DUMP: `#if"
                              " !DUMPER_WITH_UNEXEC && !DUMPER_WITH_PDUMPER' is"
                              " the exact equivalent; drop the guard where the"
                              " code is right in every build");
@@ -271,13 +271,13 @@ guard_other (struct guard *g, int c0, bool cannot)
           free (s);
         }
       else if (file_scope)
-        fix = migrate_xstrdup ("candidates: `#if DUMPER_WITH_UNEXEC ||"
+        fix = tool_xstrdup ("candidates: `#if DUMPER_WITH_UNEXEC ||"
                                " DUMPER_WITH_PDUMPER' (the exact build"
                                " condition), `#if DUMPER_WITH_UNEXEC'"
                                " (unexec-only code), or no guard when its users"
                                " already test a gflags flag");
       else
-        fix = migrate_xstrdup ("the meaning cannot be decided from the code;"
+        fix = tool_xstrdup ("the meaning cannot be decided from the code;"
                                " candidates: `if (will_dump)' (work for the"
                                " dumping run), `if (dumped_with_unexec ||"
                                " dumped_with_pdumper)' (only in a dumped"
@@ -298,10 +298,10 @@ guard_empty (struct guard *g, bool cannot)
   int site = migrate_site_add (ctx->proj, ctx->file, f->dirs[g->d0].hash,
                                cannot ? MIGRATE_P_ONLY : MIGRATE_P_GUARD,
                                MIGRATE_CERTAIN,
-                               migrate_xstrdup (cannot
+                               tool_xstrdup (cannot
                                                 ? "empty #ifdef CANNOT_DUMP block"
                                                 : "empty #ifndef CANNOT_DUMP block"),
-                               migrate_xstrdup ("delete it"));
+                               tool_xstrdup ("delete it"));
   migrate_edit_delete_lines (ctx->proj, ctx->file, f->dirs[g->d0].line_start,
                              f->dirs[g->endif].line_end, site);
 }
@@ -322,7 +322,7 @@ guard_might_set (struct guard *g, int c0, int cl, int end)
                                migrate_xasprintf ("`%s' under #ifndef CANNOT_DUMP"
                                                   " records that this run might"
                                                   " dump", stmt),
-                               migrate_xstrdup ("delete it with its guard:"
+                               tool_xstrdup ("delete it with its guard:"
                                                 " dumper_startup sets will_dump"));
   free (stmt);
   migrate_edit_delete_lines (ctx->proj, ctx->file, f->dirs[g->d0].line_start,
@@ -480,7 +480,7 @@ mentions (struct migrate_rulectx *ctx, int d)
       " `(DUMPER_WITH_UNEXEC || DUMPER_WITH_PDUMPER)' for `!defined CANNOT_DUMP'";
   migrate_site_add (ctx->proj, ctx->file, dir->hash, MIGRATE_P_OTHER,
                     MIGRATE_REVIEW, migrate_xasprintf ("`%s'", text),
-                    migrate_xstrdup (fix));
+                    tool_xstrdup (fix));
   free (text);
 }
 

@@ -136,7 +136,7 @@ index_build (struct index *ix, const struct candidate *cands, size_t n)
   size_t cap = 16;
   while (cap < 2 * n + 1)
     cap *= 2;
-  ix->slots = migrate_xmalloc (cap * sizeof *ix->slots);
+  ix->slots = tool_xmalloc (cap * sizeof *ix->slots);
   ix->mask = cap - 1;
   for (size_t k = 0; k < cap; k++)
     ix->slots[k] = -1;
@@ -203,7 +203,7 @@ check_declarations (struct migrate_project *proj, struct candidate *c)
                                             f->path, f->toks[j].line));
     }
   if (!defined)
-    add_reason (c, migrate_xstrdup ("its definition is not among the files"));
+    add_reason (c, tool_xstrdup ("its definition is not among the files"));
 }
 
 /* Delete `(void) FLAG;' statements in the definition's body.  */
@@ -252,7 +252,7 @@ apply (struct migrate_project *proj, struct candidate *c)
                                       " itself, so the body can read %s",
                                       c->name, strcmp (c->flag, "dumping") == 0
                                       ? "will_dump" : "the gflags `initialized'")
-         : migrate_xstrdup (fix_review));
+         : tool_xstrdup (fix_review));
       free (head);
       if (!certain)
         continue;
@@ -343,7 +343,7 @@ migrate_rule_params (struct migrate_project *proj)
     {
       check_declarations (proj, &cands[c]);
       if (cands[c].ncalls == 0)
-        add_reason (&cands[c], migrate_xstrdup ("no call of it was found among"
+        add_reason (&cands[c], tool_xstrdup ("no call of it was found among"
                                                 " the files"));
       apply (proj, &cands[c]);
       free (cands[c].name);

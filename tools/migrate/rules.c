@@ -91,7 +91,7 @@ migrate_edit_add (struct migrate_project *proj, int file, size_t start,
   e->file = file;
   e->start = start;
   e->end = end;
-  e->text = migrate_xstrdup (text);
+  e->text = tool_xstrdup (text);
   e->site = site;
 }
 
@@ -403,7 +403,7 @@ keep_lines (const struct migrate_file *f)
       if (!hit)
         continue;
       if (!keep)
-        keep = migrate_xcalloc ((size_t) f->nlines + 2, sizeof *keep);
+        keep = tool_xcalloc ((size_t) f->nlines + 2, sizeof *keep);
       /* The line the comment ends on, and the line after it.  */
       unsigned line = 1;
       for (size_t k = 0; k < b - 1 && k < f->len; k++)
@@ -430,7 +430,7 @@ selected (const char *pattern, const char *const *list)
 static void
 drop_sites (struct migrate_project *proj, const bool *drop)
 {
-  int *map = migrate_xmalloc ((proj->nsites ? proj->nsites : 1) * sizeof *map);
+  int *map = tool_xmalloc ((proj->nsites ? proj->nsites : 1) * sizeof *map);
   size_t kept = 0;
   for (size_t s = 0; s < proj->nsites; s++)
     {
@@ -557,9 +557,9 @@ static void
 plan_includes (struct migrate_project *proj, bool report_missing)
 {
   int n = proj->nfiles;
-  unsigned char *need = migrate_xcalloc ((size_t) n, 1);
-  unsigned char *plan = migrate_xcalloc ((size_t) n, 1);
-  int *site_of = migrate_xmalloc ((size_t) (n ? n : 1) * sizeof *site_of);
+  unsigned char *need = tool_xcalloc ((size_t) n, 1);
+  unsigned char *plan = tool_xcalloc ((size_t) n, 1);
+  int *site_of = tool_xmalloc ((size_t) (n ? n : 1) * sizeof *site_of);
   for (int fi = 0; fi < n; fi++)
     site_of[fi] = -1;
   for (size_t e = 0; e < proj->nedits; e++)
@@ -598,7 +598,7 @@ plan_includes (struct migrate_project *proj, bool report_missing)
       site_of[fi] = f->uses_mark >= 0 ? f->uses_mark
         : f->uses_gflags_name >= 0 ? f->uses_gflags_name : f->reads_initialized;
     }
-  int *order = migrate_xmalloc ((size_t) (n ? n : 1) * sizeof *order);
+  int *order = tool_xmalloc ((size_t) (n ? n : 1) * sizeof *order);
   for (int fi = 0; fi < n; fi++)
     order[fi] = fi;
   sorting = proj;
@@ -665,13 +665,13 @@ static void
 sort_sites (struct migrate_project *proj)
 {
   size_t n = proj->nsites;
-  int *order = migrate_xmalloc ((n ? n : 1) * sizeof *order);
+  int *order = tool_xmalloc ((n ? n : 1) * sizeof *order);
   for (size_t s = 0; s < n; s++)
     order[s] = (int) s;
   sorting = proj;
   qsort (order, n, sizeof *order, compare_sites);
-  int *map = migrate_xmalloc ((n ? n : 1) * sizeof *map);
-  struct migrate_site *sorted = migrate_xmalloc ((n ? n : 1) * sizeof *sorted);
+  int *map = tool_xmalloc ((n ? n : 1) * sizeof *map);
+  struct migrate_site *sorted = tool_xmalloc ((n ? n : 1) * sizeof *sorted);
   for (size_t k = 0; k < n; k++)
     {
       sorted[k] = proj->sites[order[k]];
@@ -693,7 +693,7 @@ migrate_analyse (struct migrate_project *proj, const char *const *selection)
   for (int fi = 0; fi < proj->nfiles; fi++)
     {
       struct migrate_file *f = proj->files[fi];
-      f->claimed = migrate_xcalloc ((size_t) f->ntoks + 1, 1);
+      f->claimed = tool_xcalloc ((size_t) f->ntoks + 1, 1);
       f->uses_gflags_name = f->uses_mark = f->reads_initialized = -1;
     }
   migrate_rule_params (proj);
@@ -708,7 +708,7 @@ migrate_analyse (struct migrate_project *proj, const char *const *selection)
       migrate_rule_flags (&ctx);
     }
 
-  bool *drop = migrate_xcalloc (proj->nsites + 1, sizeof *drop);
+  bool *drop = tool_xcalloc (proj->nsites + 1, sizeof *drop);
   for (int fi = 0; fi < nfiles; fi++)
     {
       bool *keep = keep_lines (proj->files[fi]);

@@ -79,7 +79,7 @@ struct walker
 static int *
 copy_stack (const int *stack, int depth)
 {
-  int *copy = migrate_xmalloc ((size_t) (depth ? depth : 1) * sizeof *copy);
+  int *copy = tool_xmalloc ((size_t) (depth ? depth : 1) * sizeof *copy);
   if (depth)
     memcpy (copy, stack, (size_t) depth * sizeof *copy);
   return copy;

@@ -10,53 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Noreturn void
-out_of_memory (void)
+_Noreturn void
+tool_out_of_memory (void)
 {
   fputs ("dumper-migrate: out of memory\n", stderr);
   exit (MIGRATE_EXIT_INTERNAL);
-}
-
-void *
-migrate_xmalloc (size_t size)
-{
-  void *p = malloc (size ? size : 1);
-  if (!p)
-    out_of_memory ();
-  return p;
-}
-
-void *
-migrate_xcalloc (size_t count, size_t size)
-{
-  void *p = calloc (count ? count : 1, size ? size : 1);
-  if (!p)
-    out_of_memory ();
-  return p;
-}
-
-void *
-migrate_xrealloc (void *ptr, size_t size)
-{
-  void *p = realloc (ptr, size ? size : 1);
-  if (!p)
-    out_of_memory ();
-  return p;
-}
-
-char *
-migrate_xstrndup (const char *s, size_t n)
-{
-  char *p = migrate_xmalloc (n + 1);
-  memcpy (p, s, n);
-  p[n] = '\0';
-  return p;
-}
-
-char *
-migrate_xstrdup (const char *s)
-{
-  return migrate_xstrndup (s, strlen (s));
 }
 
 static char *
@@ -67,8 +25,8 @@ vasprintf_or_die (const char *fmt, va_list ap)
   int n = vsnprintf (NULL, 0, fmt, copy);
   va_end (copy);
   if (n < 0)
-    out_of_memory ();
-  char *p = migrate_xmalloc ((size_t) n + 1);
+    tool_out_of_memory ();
+  char *p = tool_xmalloc ((size_t) n + 1);
   vsnprintf (p, (size_t) n + 1, fmt, ap);
   return p;
 }
@@ -93,10 +51,10 @@ migrate_grow (void *ptr, size_t *cap, size_t need, size_t elem)
   while (n < need)
     {
       if (n > ((size_t) -1) / 2 / elem)
-        out_of_memory ();
+        tool_out_of_memory ();
       n *= 2;
     }
-  *array = migrate_xrealloc (*array, n * elem);
+  *array = tool_xrealloc (*array, n * elem);
   *cap = n;
 }
 
@@ -129,7 +87,7 @@ migrate_buf_printf (struct migrate_buf *buf, const char *fmt, ...)
 char *
 migrate_buf_take (struct migrate_buf *buf)
 {
-  char *p = buf->data ? buf->data : migrate_xstrdup ("");
+  char *p = buf->data ? buf->data : tool_xstrdup ("");
   buf->data = NULL;
   buf->len = buf->cap = 0;
   return p;

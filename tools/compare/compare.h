@@ -1,0 +1,385 @@
+/* tools/compare/compare.h: what the parts of dumper-compare share.
+
+   dumper-compare runs a host in its three modes -- a cold start (a
+   `none' build), a start from an unexec'd executable and a start from a
+   pdump image -- checks that they restore the same heap, and measures
+   each side by side.  One concern per file:
+
+     options.c   the command line
+     util.c      memory and whole-file helpers
+     host.c      the host contract: the commands of each mode, expanded
+     spawn.c     running a child and measuring it (wall time, rusage)
+     measure.c   the run plan: dumps, digest check, timed rounds
+     stats.c     samples, medians, the figure table, `key: value' output
+     heapdiff.c  the first divergence of two heap dumps, as a path
+     table.c     the text tables
+     json.c      the results as JSON, written and read back
+     baseline.c  the comparison with an earlier JSON
+     plot.c      the chart, through gnuplot
+     main.c      the program: the order of the above, exit statuses
+
+   External names carry the prefix compare_.  Nothing here is part of
+   libdumper: the tool only runs programs and reads what they print.  */
+
+#ifndef COMPARE_COMPARE_H
+#define COMPARE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tools/common/xalloc.h"
+
+/* Exit statuses (documented in doc/man/dumper-compare.1).  */
+enum
+{
+  COMPARE_EXIT_OK = 0,
+  COMPARE_EXIT_DIVERGED = 2,      /* heap digests differ */
+  COMPARE_EXIT_REGRESSION = 3,    /* --baseline: a figure got worse */
+  COMPARE_EXIT_MODE_FAILED = 4,   /* a mode's command failed */
+  COMPARE_EXIT_USAGE = 64,
+  COMPARE_EXIT_DATA = 65,         /* a --load/--baseline/--host file is malformed */
+  COMPARE_EXIT_NOINPUT = 66,      /* a build directory, command or file is missing */
+  COMPARE_EXIT_UNAVAILABLE = 69,  /* --plot without gnuplot */
+  COMPARE_EXIT_OSERR = 71,        /* fork, temporary directory, memory */
+  COMPARE_EXIT_CANTCREAT = 73     /* cannot write --json or --plot output */
+};
+
+/* The three ways a host gets its heap.  */
+enum compare_mode
+{
+  COMPARE_COLD,
+  COMPARE_UNEXEC,
+  COMPARE_PDUMP,
+  COMPARE_MODE_COUNT
+};
+
+extern const char *const compare_mode_names[COMPARE_MODE_COUNT];
+
+/* ------------------------------------------------------------------ */
+/* util.c */
+
+
+/* The whole file at PATH, NUL-terminated (its size in *SIZE when SIZE is
+   not NULL); NULL with errno set when it cannot be read.  */
+char *compare_read_file (const char *path, size_t *size);
+
+/* ------------------------------------------------------------------ */
+/* options.c */
+
+#define COMPARE_MAX_SCALES 32
+
+struct compare_options
+{
+  const char *dirs[COMPARE_MODE_COUNT];  /* --none, --unexec, --pdumper */
+  const char *host_file;                 /* --host, NULL: the reference host */
+  long scales[COMPARE_MAX_SCALES];
+  size_t scale_count;
+  int runs;
+  const char *json_path, *baseline_path, *plot_path, *load_path, *work_dir;
+  double threshold_pct;
+  double noise_ms;                       /* --noise-ms */
+  bool quiet, print_host;
+};
+
+/* Parse ARGV into O.  Returns -1 to go on, else the exit status (after
+   --help/--version, or a usage error already reported).  */
+int compare_parse_options (int argc, char **argv, struct compare_options *o);
+
+/* Report a usage error the way every part does: "dumper-compare: ...",
+   then a hint.  Returns COMPARE_EXIT_USAGE.  */
+int compare_usage_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* "dumper-compare: MESSAGE" on stderr.  */
+void compare_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* Parse a whole decimal number in [MIN, MAX]; false when TEXT is not one.  */
+bool compare_parse_long (const char *text, long min, long max, long *out);
+
+/* ------------------------------------------------------------------ */
+/* host.c: the host contract.  A description names, per step, the words
+   of a command with {placeholders}; see doc/compare.md.  */
+
+enum compare_step
+{
+  COMPARE_STEP_COLD,            /* a cold start */
+  COMPARE_STEP_UNEXEC_DUMP,     /* write the executable {artifact} */
+  COMPARE_STEP_UNEXEC_START,    /* start from it */
+  COMPARE_STEP_UNEXEC_INPUT,    /* the undumped executable (a path) */
+  COMPARE_STEP_PDUMP_DUMP,      /* write the image {artifact} */
+  COMPARE_STEP_PDUMP_START,     /* start from it */
+  COMPARE_STEP_PDUMP_FLOOR,     /* optional: the physical floor of a load */
+  COMPARE_STEP_BATCH,           /* words added to a timed start */
+  COMPARE_STEP_DIGEST,          /* ... to print the heap digest */
+  COMPARE_STEP_HEAP_DUMP,       /* ... to write the heap dump {file} */
+  COMPARE_STEP_STATS,           /* ... to print `key: value' figures */
+  COMPARE_STEP_COUNT
+};
+
+struct compare_words
+{
+  char **items;
+  size_t count;
+};
+
+struct compare_host
+{
+  char name[64];
+  struct compare_words steps[COMPARE_STEP_COUNT];
+  const char *dirs[COMPARE_MODE_COUNT];
+  bool enabled[COMPARE_MODE_COUNT];
+};
+
+/* Values of the placeholders for one command.  */
+struct compare_vars
+{
+  long scale;
+  int runs;
+  const char *artifact;
+  const char *file;
+};
+
+/* The reference host's description, as text in the host file format.  */
+extern const char compare_builtin_host[];
+
+/* Read a description from PATH (NULL: the built-in one), take the
+   directories of O, decide which modes are enabled and check that their
+   programs exist.  Returns 0 or an exit status, reported.  */
+int compare_host_load (struct compare_host *h, const struct compare_options *o);
+
+/* The argv of STEP (with the words of each step of EXTRAS, ending in
+   COMPARE_STEP_COUNT, appended), placeholders expanded.  NULL-terminated,
+   freed with compare_argv_free.  */
+char **compare_host_argv (const struct compare_host *h, enum compare_step step,
+                          const enum compare_step *extras,
+                          const struct compare_vars *v);
+void compare_argv_free (char **argv);
+
+/* The single-word path of STEP (COMPARE_STEP_UNEXEC_INPUT).  */
+char *compare_host_path (const struct compare_host *h, enum compare_step step,
+                         const struct compare_vars *v);
+
+void compare_host_free (struct compare_host *h);
+
+/* ------------------------------------------------------------------ */
+/* spawn.c */
+
+struct compare_proc
+{
+  int exit_status;        /* when !signaled */
+  int signal;             /* the signal that ended it, or 0 */
+  double seconds;         /* wall time, CLOCK_MONOTONIC, spawn to reap */
+  long max_rss_kb;        /* ru_maxrss */
+  long minor_faults;      /* ru_minflt */
+};
+
+/* Set by the tool's signal handler: the signal that asks it to stop.
+   compare_spawn then starts nothing more.  */
+#include <signal.h>
+extern volatile sig_atomic_t compare_interrupted;
+
+/* Run ARGV with stdin from /dev/null, stdout to OUT_PATH and stderr to
+   ERR_PATH (NULL: /dev/null); wait for it.  Returns 0, or -1 when it
+   could not be started (errno set; EINTR after compare_interrupted).  */
+int compare_spawn (char *const *argv, const char *out_path, const char *err_path,
+                   struct compare_proc *result);
+
+/* True when the child exited 0.  */
+bool compare_proc_ok (const struct compare_proc *p);
+
+/* "exit status N" or "killed by signal NAME".  */
+void compare_proc_describe (const struct compare_proc *p, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* stats.c: figures.  Each figure of each mode is a set of samples,
+   summarised by median, min and max.  */
+
+enum compare_figure
+{
+  COMPARE_FIG_START_MS,          /* wall time of a start (cold: a cold start) */
+  COMPARE_FIG_PEAK_RSS_KB,
+  COMPARE_FIG_MINOR_FAULTS,
+  COMPARE_FIG_PRIVATE_DIRTY_KB,  /* private-dirty-kb of --stats */
+  COMPARE_FIG_DIGEST_MS,         /* digest-seconds of --stats */
+  COMPARE_FIG_HEAP_OBJECTS,
+  COMPARE_FIG_HEAP_BYTES,
+  COMPARE_FIG_DUMP_MS,           /* wall time of the whole dumping run */
+  COMPARE_FIG_DUMP_STEP_MS,      /* dump-seconds of the dumping run */
+  COMPARE_FIG_DUMP_RSS_KB,
+  COMPARE_FIG_ARTIFACT_BYTES,    /* image, or data added to the executable */
+  COMPARE_FIG_EXE_BYTES,         /* unexec: the dumped executable */
+  COMPARE_FIG_INPUT_BYTES,       /* unexec: the undumped executable */
+  COMPARE_FIG_LOAD_OPEN_MS,      /* pdump loader phases, from --stats */
+  COMPARE_FIG_LOAD_MAP_MS,
+  COMPARE_FIG_LOAD_VERIFY_MS,
+  COMPARE_FIG_LOAD_RELOCATE_MS,
+  COMPARE_FIG_LOAD_RESTORE_MS,
+  COMPARE_FIG_LOAD_HOOKS_MS,
+  COMPARE_FIG_LOAD_TOTAL_MS,
+  COMPARE_FIG_LOAD_FAULTS,
+  COMPARE_FIG_RELOCS,            /* image + executable relocations */
+  COMPARE_FIG_NS_PER_RELOC,
+  COMPARE_FIG_HOT_BYTES,
+  COMPARE_FIG_COLD_BYTES,
+  COMPARE_FIG_DISCARDABLE_BYTES,
+  COMPARE_FIG_FLOOR_MAP_TOUCH_MS,
+  COMPARE_FIG_FLOOR_READ_HUGE_MS,
+  COMPARE_FIG_COUNT
+};
+
+struct compare_figure_info
+{
+  const char *key;        /* JSON name */
+  int decimals;           /* in JSON */
+  bool baseline;          /* compared with --baseline: larger is worse */
+  bool is_ms;             /* a time in milliseconds */
+};
+
+extern const struct compare_figure_info compare_figures[COMPARE_FIG_COUNT];
+
+/* Summary of a figure's samples; n == 0: not measured.  */
+struct compare_stat
+{
+  double median, min, max;
+  int n;
+};
+
+/* Samples while measuring.  */
+struct compare_samples
+{
+  double *values;
+  int count, capacity;
+};
+
+void compare_samples_add (struct compare_samples *s, double value);
+struct compare_stat compare_samples_stat (const struct compare_samples *s);
+void compare_samples_free (struct compare_samples *s);
+
+/* Round S to the precision the JSON keeps, so figures in memory, in the
+   table and in a file read back are the same numbers.  */
+void compare_stat_round (struct compare_stat *s, int decimals);
+
+/* Everything measured at one scale.  */
+struct compare_scale
+{
+  long scale;
+  char digest[COMPARE_MODE_COUNT][80];
+  char load_method[16];            /* pdump: hybrid, map or read */
+  struct compare_stat fig[COMPARE_MODE_COUNT][COMPARE_FIG_COUNT];
+};
+
+struct compare_results
+{
+  char host[64];
+  int runs;
+  bool modes[COMPARE_MODE_COUNT];
+  struct compare_scale scales[COMPARE_MAX_SCALES];
+  size_t scale_count;
+};
+
+/* Ratio of two medians, or 0 when either is missing or zero.  */
+double compare_ratio (const struct compare_scale *s, enum compare_figure f,
+                      enum compare_mode num, enum compare_mode den);
+
+/* `key: value' lines of a host's --stats output.  */
+struct compare_kv
+{
+  char *text;             /* the whole output, lines split in place */
+  char **keys, **values;
+  size_t count;
+};
+
+/* Read PATH into KV.  Returns false when it cannot be read.  */
+bool compare_kv_read (struct compare_kv *kv, const char *path);
+const char *compare_kv_get (const struct compare_kv *kv, const char *key);
+/* The value of KEY as a number; false when absent or not a number.  */
+bool compare_kv_number (const struct compare_kv *kv, const char *key, double *out);
+void compare_kv_free (struct compare_kv *kv);
+
+/* ------------------------------------------------------------------ */
+/* measure.c */
+
+/* Room left in a path for the names measure.c gives its files; a work
+   directory name must leave it (and the `/scale-N' below it).  */
+#define COMPARE_NAME_MAX 256
+
+struct compare_run
+{
+  const struct compare_options *opt;
+  struct compare_host *host;
+  char *work_dir;
+};
+
+/* Measure every scale of OPT into R.  Returns 0 or an exit status
+   (COMPARE_EXIT_DIVERGED after printing the divergence).  */
+int compare_measure (struct compare_run *run, struct compare_results *r);
+
+/* ------------------------------------------------------------------ */
+/* heapdiff.c */
+
+/* Compare the heap dumps at PATH_A and PATH_B (named NAME_A, NAME_B in
+   the report) and print the first divergence to OUT as a path from a
+   root.  Returns 1 when they differ, 0 when identical, -1 when a file
+   cannot be read (reported).  */
+int compare_heap_diff (const char *path_a, const char *name_a,
+                       const char *path_b, const char *name_b, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* table.c */
+
+void compare_print_tables (FILE *out, const struct compare_results *r);
+
+/* ------------------------------------------------------------------ */
+/* json.c */
+
+/* Write R to PATH.  Returns 0 or COMPARE_EXIT_CANTCREAT (reported).  */
+int compare_json_write (const char *path, const struct compare_results *r);
+
+/* A parsed JSON value (only what this tool's own files hold).  */
+enum compare_json_type
+{
+  COMPARE_JSON_NULL, COMPARE_JSON_BOOL, COMPARE_JSON_NUMBER,
+  COMPARE_JSON_STRING, COMPARE_JSON_ARRAY, COMPARE_JSON_OBJECT
+};
+
+struct compare_json
+{
+  enum compare_json_type type;
+  double number;
+  bool boolean;
+  char *string;
+  /* Arrays and objects: COUNT children; objects also name them.  */
+  struct compare_json *items;
+  char **names;
+  size_t count;
+};
+
+/* Parse TEXT.  Returns NULL on a syntax error, described in ERR.  */
+struct compare_json *compare_json_parse (const char *text, char *err, size_t err_size);
+const struct compare_json *compare_json_member (const struct compare_json *obj,
+                                                const char *name);
+void compare_json_free (struct compare_json *v);
+
+/* Read results saved by compare_json_write.  Returns 0, or
+   COMPARE_EXIT_NOINPUT / COMPARE_EXIT_DATA (reported).  */
+int compare_json_load (const char *path, struct compare_results *r);
+
+/* ------------------------------------------------------------------ */
+/* baseline.c */
+
+/* Compare CURRENT with BASE: print each figure whose median grew by
+   more than THRESHOLD_PCT percent (and, for a time, by more than
+   NOISE_MS).  Returns the number of regressions.  */
+int compare_baseline (FILE *out, const struct compare_results *current,
+                      const struct compare_results *base, double threshold_pct,
+                      double noise_ms);
+
+/* ------------------------------------------------------------------ */
+/* plot.c */
+
+/* Draw R into PATH (PNG) with gnuplot ($GNUPLOT, else gnuplot on the
+   PATH); WORK_DIR holds the script.  Returns 0 or an exit status.  */
+int compare_plot (const char *path, const struct compare_results *r,
+                  const char *work_dir);
+
+#endif /* COMPARE_COMPARE_H */

@@ -1,0 +1,208 @@
+/* tools/compare/table.c: the results as text tables.
+
+   Owns: the layout of the three tables -- the side-by-side comparison
+   of the modes (with the ratios of start-up times), the dumps and their
+   artifacts, and the pdump loader's detail -- and the formatting of a
+   figure as `median (min..max)'.  Columns have fixed widths and every
+   header carries its unit, so the output is stable enough to read by eye
+   and to diff between runs.  A figure that was not measured prints `-'.  */
+
+#include <config.h>
+
+#include <string.h>
+
+#include "compare.h"
+
+/* Decimals that show a time without noise digits.  */
+static int
+decimals_for (double v)
+{
+  return v < 10 ? 2 : v < 1000 ? 1 : 0;
+}
+
+/* "median (min..max)", or "-".  */
+static void
+spread_cell (char *buf, size_t size, const struct compare_stat *s)
+{
+  if (s->n == 0)
+    {
+      snprintf (buf, size, "-");
+      return;
+    }
+  int d = decimals_for (s->median);
+  if (s->n == 1)
+    snprintf (buf, size, "%.*f", d, s->median);
+  else
+    snprintf (buf, size, "%.*f (%.*f..%.*f)", d, s->median, d, s->min, d, s->max);
+}
+
+/* The median divided by DIVISOR with DECIMALS, or "-".  */
+static void
+value_cell (char *buf, size_t size, const struct compare_stat *s, double divisor,
+            int decimals)
+{
+  if (s->n == 0)
+    snprintf (buf, size, "-");
+  else
+    snprintf (buf, size, "%.*f", decimals, s->median / divisor);
+}
+
+static void
+ratio_text (char *buf, size_t size, const struct compare_scale *s, enum compare_mode num,
+            enum compare_mode den)
+{
+  double r = compare_ratio (s, COMPARE_FIG_START_MS, num, den);
+  if (r > 0)
+    snprintf (buf, size, "%.1fx", r);
+  else
+    snprintf (buf, size, "-");
+}
+
+static void
+print_main (FILE *out, const struct compare_results *r)
+{
+  fprintf (out, "dumper-compare: host %s, %d run%s per figure: median (min..max)\n\n", r->host,
+           r->runs, r->runs == 1 ? "" : "s");
+  fprintf (out, "%5s  %-6s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", "scale", "mode",
+           "start-up ms", "dump ms", "size KiB", "RSS KiB", "faults", "dirty KiB", "digest ms");
+  for (size_t i = 0; i < r->scale_count; i++)
+    {
+      const struct compare_scale *s = &r->scales[i];
+      for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+        {
+          if (!r->modes[m])
+            continue;
+          const struct compare_stat *f = s->fig[m];
+          char start[64], dump[64], size[32], rss[32], faults[32], dirty[32], digest[32];
+          spread_cell (start, sizeof start, &f[COMPARE_FIG_START_MS]);
+          spread_cell (dump, sizeof dump, &f[COMPARE_FIG_DUMP_MS]);
+          value_cell (size, sizeof size, &f[COMPARE_FIG_ARTIFACT_BYTES], 1024, 0);
+          value_cell (rss, sizeof rss, &f[COMPARE_FIG_PEAK_RSS_KB], 1, 0);
+          value_cell (faults, sizeof faults, &f[COMPARE_FIG_MINOR_FAULTS], 1, 0);
+          value_cell (dirty, sizeof dirty, &f[COMPARE_FIG_PRIVATE_DIRTY_KB], 1, 0);
+          value_cell (digest, sizeof digest, &f[COMPARE_FIG_DIGEST_MS], 1, 1);
+          fprintf (out, "%5ld  %-6s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", s->scale,
+                   compare_mode_names[m], start, dump, size, rss, faults, dirty, digest);
+        }
+      char a[32], b[32], c[32];
+      ratio_text (a, sizeof a, s, COMPARE_COLD, COMPARE_UNEXEC);
+      ratio_text (b, sizeof b, s, COMPARE_COLD, COMPARE_PDUMP);
+      ratio_text (c, sizeof c, s, COMPARE_PDUMP, COMPARE_UNEXEC);
+      fprintf (out, "%5s  start-up ratios: cold/unexec %s  cold/pdump %s  pdump/unexec %s;"
+               "  heap digest %.16s in every mode\n", "", a, b, c, s->digest[COMPARE_COLD]);
+    }
+  fprintf (out,
+"\nstart-up: wall time of a start (cold: the whole cold start, loadup included);\n"
+"dump: the whole dumping run; size: the image (pdump) or the data added to the\n"
+"executable (unexec); RSS: peak resident set; faults: minor page faults of a\n"
+"start; dirty: private dirty memory at the end of start-up; digest: the cost of\n"
+"--heap-digest (the walk and the hash, timed by the host).\n");
+}
+
+static void
+print_dumps (FILE *out, const struct compare_results *r)
+{
+  if (!r->modes[COMPARE_UNEXEC] && !r->modes[COMPARE_PDUMP])
+    return;
+  fprintf (out, "\ndumps and what they wrote (medians)\n");
+  fprintf (out, "%5s  %-6s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", "scale", "mode",
+           "dump run ms", "write ms", "dump RSS KiB", "file KiB", "added KiB", "hot KiB",
+           "cold KiB", "discard KiB");
+  for (size_t i = 0; i < r->scale_count; i++)
+    for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
+      {
+        if (!r->modes[m])
+          continue;
+        const struct compare_scale *s = &r->scales[i];
+        const struct compare_stat *f = s->fig[m];
+        char run[32], write[32], rss[32], file[32], added[32], hot[32], cold[32], disc[32];
+        value_cell (run, sizeof run, &f[COMPARE_FIG_DUMP_MS], 1, 1);
+        value_cell (write, sizeof write, &f[COMPARE_FIG_DUMP_STEP_MS], 1, 1);
+        value_cell (rss, sizeof rss, &f[COMPARE_FIG_DUMP_RSS_KB], 1, 0);
+        value_cell (file, sizeof file,
+                    &f[m == COMPARE_UNEXEC ? COMPARE_FIG_EXE_BYTES : COMPARE_FIG_ARTIFACT_BYTES],
+                    1024, 0);
+        if (m == COMPARE_UNEXEC)
+          value_cell (added, sizeof added, &f[COMPARE_FIG_ARTIFACT_BYTES], 1024, 0);
+        else
+          snprintf (added, sizeof added, "-");
+        value_cell (hot, sizeof hot, &f[COMPARE_FIG_HOT_BYTES], 1024, 0);
+        value_cell (cold, sizeof cold, &f[COMPARE_FIG_COLD_BYTES], 1024, 0);
+        value_cell (disc, sizeof disc, &f[COMPARE_FIG_DISCARDABLE_BYTES], 1024, 0);
+        fprintf (out, "%5ld  %-6s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", s->scale,
+                 compare_mode_names[m], run, write, rss, file, added, hot, cold, disc);
+      }
+  fprintf (out,
+"\ndump run: the whole dumping process (loadup included); write: the back end's\n"
+"own dump step, timed by the host; file: the executable (unexec) or the image\n"
+"(pdump); added: what the dump added to the undumped executable; hot, cold,\n"
+"discard: the image's sections (relocated objects, pointer-free bytes, tables\n"
+"dropped after the load).\n");
+}
+
+/* The floor that matches the load method: the hybrid and read loaders
+   read HOT into anonymous memory (read-huge); the map loader maps the
+   file and dirties the relocated pages (map-touch).  */
+static enum compare_figure
+floor_for (const char *method)
+{
+  return strcmp (method, "map") == 0 ? COMPARE_FIG_FLOOR_MAP_TOUCH_MS
+                                     : COMPARE_FIG_FLOOR_READ_HUGE_MS;
+}
+
+static void
+print_pdump (FILE *out, const struct compare_results *r)
+{
+  if (!r->modes[COMPARE_PDUMP])
+    return;
+  fprintf (out, "\npdump load, from the host's --stats (medians; floor: the same run)\n");
+  fprintf (out, "%5s  %-6s  %9s  %7s  %7s  %7s  %8s  %7s  %7s  %8s  %8s  %6s  %9s  %9s  %6s\n",
+           "scale", "method", "relocs", "open ms", "map ms", "vrfy ms", "reloc ms", "rstr ms",
+           "hook ms", "load ms", "ns/reloc", "faults", "floor map", "floor rd", "/floor");
+  for (size_t i = 0; i < r->scale_count; i++)
+    {
+      const struct compare_scale *s = &r->scales[i];
+      const struct compare_stat *f = s->fig[COMPARE_PDUMP];
+      static const enum compare_figure ms[] = {
+        COMPARE_FIG_LOAD_OPEN_MS, COMPARE_FIG_LOAD_MAP_MS, COMPARE_FIG_LOAD_VERIFY_MS,
+        COMPARE_FIG_LOAD_RELOCATE_MS, COMPARE_FIG_LOAD_RESTORE_MS, COMPARE_FIG_LOAD_HOOKS_MS,
+        COMPARE_FIG_LOAD_TOTAL_MS,
+      };
+      char cells[7][32], relocs[32], ns[32], faults[32], map_floor[32], read_floor[32],
+        ratio[32];
+      for (int k = 0; k < 7; k++)
+        value_cell (cells[k], sizeof cells[k], &f[ms[k]], 1, 2);
+      value_cell (relocs, sizeof relocs, &f[COMPARE_FIG_RELOCS], 1, 0);
+      value_cell (ns, sizeof ns, &f[COMPARE_FIG_NS_PER_RELOC], 1, 1);
+      value_cell (faults, sizeof faults, &f[COMPARE_FIG_LOAD_FAULTS], 1, 0);
+      value_cell (map_floor, sizeof map_floor, &f[COMPARE_FIG_FLOOR_MAP_TOUCH_MS], 1, 2);
+      value_cell (read_floor, sizeof read_floor, &f[COMPARE_FIG_FLOOR_READ_HUGE_MS], 1, 2);
+      const struct compare_stat *floor = &f[floor_for (s->load_method)];
+      if (floor->n && floor->median > 0 && f[COMPARE_FIG_LOAD_TOTAL_MS].n)
+        snprintf (ratio, sizeof ratio, "%.1fx", f[COMPARE_FIG_LOAD_TOTAL_MS].median
+                                                / floor->median);
+      else
+        snprintf (ratio, sizeof ratio, "-");
+      fprintf (out, "%5ld  %-6s  %9s  %7s  %7s  %7s  %8s  %7s  %7s  %8s  %8s  %6s  %9s  %9s  %6s\n",
+               s->scale, s->load_method[0] ? s->load_method : "-", relocs, cells[0], cells[1],
+               cells[2], cells[3], cells[4], cells[5], cells[6], ns, faults, map_floor,
+               read_floor, ratio);
+    }
+  fprintf (out,
+"\nrelocs: image and executable relocations; open (header, fingerprint), map\n"
+"(map or read, section checks), verify, reloc(ate), restore (roots, scalars),\n"
+"hook(s): the loader's phases, load: all of them; ns/reloc: relocation time\n"
+"(page faults included) per relocation; faults: minor faults of the load;\n"
+"floor map: map the image and dirty the pages relocation writes; floor rd:\n"
+"read the hot section into fresh memory (bench/pdump-floor); /floor: load\n"
+"time over the floor of the load method (map: floor map, else floor rd).\n");
+}
+
+void
+compare_print_tables (FILE *out, const struct compare_results *r)
+{
+  print_main (out, r);
+  print_dumps (out, r);
+  print_pdump (out, r);
+  fflush (out);
+}
