@@ -24,11 +24,18 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <dumper/gflags.h>
 #include <dumper/pdump.h>
 
 #include "lisp.h"
 
 size_t dl_gc_threshold = 8u << 20;
+
+/* Bytes allocated between collections in a run that will dump with
+   unexec; overridable at build time for experiments.  */
+#ifndef DL_GC_UNEXEC_DUMP_THRESHOLD
+# define DL_GC_UNEXEC_DUMP_THRESHOLD (1u << 20)
+#endif
 bool dl_gc_stress;
 
 /* The mark stack: objects marked but not yet traced.  Transient: freed
@@ -203,5 +210,11 @@ dl_gc (void)
 bool
 dl_gc_needed (void)
 {
-  return dl_gc_stress || dl_heap_stats.bytes_since_gc >= dl_gc_threshold;
+  /* A run that will dump with unexec collects more often: the arena
+     does not move objects, so its high-water mark (live data plus the
+     garbage allowed between collections) is what the new executable
+     carries (doc/unexec.md, "Size").  */
+  size_t threshold = will_dump_with_unexec ? DL_GC_UNEXEC_DUMP_THRESHOLD
+                                           : dl_gc_threshold;
+  return dl_gc_stress || dl_heap_stats.bytes_since_gc >= threshold;
 }
