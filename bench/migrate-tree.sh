@@ -58,4 +58,5 @@ done
 t0=`now`
 "$MIGRATE" -q --check "$TREE/src" > /dev/null
 t1=`now`
-echo "after --fix: --check `elapsed $t0 $t1` s, `"$MIGRATE" -q "$TREE/src" | grep -c '(certain)$'` certain sites left"
+left=`"$MIGRATE" -q "$TREE/src" | grep -c '(certain)$'`
+printf 'after --fix: --check %.2f s, %d certain sites left\n' `elapsed $t0 $t1` "$left"
