@@ -213,8 +213,12 @@ dl_gc_needed (void)
   /* A run that will dump with unexec collects more often: the arena
      does not move objects, so its high-water mark (live data plus the
      garbage allowed between collections) is what the new executable
-     carries (doc/unexec.md, "Size").  */
-  size_t threshold = will_dump_with_unexec ? DL_GC_UNEXEC_DUMP_THRESHOLD
-                                           : dl_gc_threshold;
+     carries (doc/unexec.md, "Size").  Every 1 MiB, or every eighth of
+     the heap when that is more, so the garbage stays small and the cost
+     of collecting stays linear in what is allocated.  */
+  size_t threshold = dl_gc_threshold;
+  if (will_dump_with_unexec)
+    threshold = dl_heap_stats.bytes / 8 > DL_GC_UNEXEC_DUMP_THRESHOLD
+                ? dl_heap_stats.bytes / 8 : DL_GC_UNEXEC_DUMP_THRESHOLD;
   return dl_gc_stress || dl_heap_stats.bytes_since_gc >= threshold;
 }
