@@ -29,13 +29,16 @@
 
 #include "lisp.h"
 
-size_t dl_gc_threshold = 8u << 20;
-
-/* Bytes allocated between collections in a run that will dump with
-   unexec; overridable at build time for experiments.  */
+/* The fewest bytes allocated between collections: in an ordinary run,
+   and in a run that will dump with unexec (overridable at build time
+   for experiments).  */
+#define DL_GC_MIN_THRESHOLD (8u << 20)
 #ifndef DL_GC_UNEXEC_DUMP_THRESHOLD
 # define DL_GC_UNEXEC_DUMP_THRESHOLD (1u << 20)
 #endif
+
+/* Heap bytes that survived the last collection.  */
+static size_t live_after_gc;
 bool dl_gc_stress;
 
 /* The mark stack: objects marked but not yet traced.  Transient: freed
@@ -201,24 +204,26 @@ dl_gc (void)
   pdump_clear_marks ();
   dl_heap_stats.gc_count++;
   dl_heap_stats.bytes_since_gc = 0;
-  /* Collect again after allocating about as much as survived.  */
-  dl_gc_threshold = dl_heap_stats.bytes > (8u << 20) ? dl_heap_stats.bytes
-                                                     : (8u << 20);
+  live_after_gc = dl_heap_stats.bytes;
   dl_heap_stats.gc_seconds += dl_now () - t0;
 }
 
 bool
 dl_gc_needed (void)
 {
-  /* A run that will dump with unexec collects more often: the arena
-     does not move objects, so its high-water mark (live data plus the
-     garbage allowed between collections) is what the new executable
-     carries (doc/unexec.md, "Size").  Every 1 MiB, or every eighth of
-     the heap when that is more, so the garbage stays small and the cost
-     of collecting stays linear in what is allocated.  */
-  size_t threshold = dl_gc_threshold;
+  /* Collect again after allocating about as much as survived.  A run
+     that will dump with unexec collects more often: the arena does not
+     move objects, so its high-water mark (live data plus the garbage
+     allowed between collections) is what the new executable carries
+     (doc/unexec.md, "Size").  There, an eighth of what survived, so the
+     garbage stays small and the cost of collecting stays linear in what
+     is allocated.  */
+  size_t min = DL_GC_MIN_THRESHOLD, grown = live_after_gc;
   if (will_dump_with_unexec)
-    threshold = dl_heap_stats.bytes / 8 > DL_GC_UNEXEC_DUMP_THRESHOLD
-                ? dl_heap_stats.bytes / 8 : DL_GC_UNEXEC_DUMP_THRESHOLD;
+    {
+      min = DL_GC_UNEXEC_DUMP_THRESHOLD;
+      grown = live_after_gc / 8;
+    }
+  size_t threshold = grown > min ? grown : min;
   return dl_gc_stress || dl_heap_stats.bytes_since_gc >= threshold;
 }

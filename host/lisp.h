@@ -400,8 +400,6 @@ void dl_visit_roots (dl_root_visitor visit, void *data);
 bool dl_gc_needed (void);
 /* Seconds from a monotonic clock.  */
 double dl_now (void);
-/* Bytes allocated between collections (at least; grows with the heap).  */
-extern size_t dl_gc_threshold;
 /* Testing: collect at every safe point, to find values a C function
    forgot to protect.  */
 extern bool dl_gc_stress;
