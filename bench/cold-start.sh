@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/cold-start.sh: cold start time of dlisp at loadup scales 1, 4
 # and 16, the baseline every dump back end is compared against.
 #

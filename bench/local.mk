@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/local.mk: benchmarks.  `make bench' runs them all; each prints
 # medians measured side by side in one run.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/migrate-tree.sh: how long dumper-migrate takes on a large tree.
 #
 # Usage: sh bench/migrate-tree.sh [BUILDDIR [LINES]]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/pdump-floor.c: the physical floor of loading an image.
 
    The loader's work is bounded below by the memory traffic of putting

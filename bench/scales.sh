@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/scales.sh: the loadup scales `make bench' measures, on one line:
 # 1 4 16, and 64 where memory allows, so the growth of each cost shows.
 #

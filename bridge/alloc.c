@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/alloc.c: heap allocation for the host and for the bridge.
 
    Every object that must survive a dump is allocated here.  In unexec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/args.c: the bridge's command-line options.
 
    Owns recognising and removing --temacs=, --dump-file and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/bridge.h: private interfaces between the files of the bridge.
 
    The bridge owns the gflags, the start-up sequence, the registry of

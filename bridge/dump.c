@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/dump.c: dumper_dump, which hands the current state to the
    configured back end.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/error.c: status codes, their messages and exit statuses, the
    per-thread error detail, and the warning handler.
 

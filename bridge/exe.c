@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/exe.c: where the running executable is, where its image is
    looked for, and a monotonic clock.
 

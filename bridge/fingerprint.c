@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/fingerprint.c: the running executable's build fingerprint.
 
    The fingerprint is an ELF note in the main program (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/gflags.c: the storage of the global dump flags (gflags.h).
 
    The object is deliberately an initialised-to-zero global of the

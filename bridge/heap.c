@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/heap.c: the host's heap description (heap.h).
 
    Owns validating and keeping the description; the pdump writer gets it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bridge/local.mk: the shared layer, part of libdumper in every build.
 
 LIB_SRCS_common += bridge/alloc.c bridge/args.c bridge/dump.c \

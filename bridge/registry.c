@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/registry.c: the ordered registry of roots, remembered data and
    after-load hooks.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bridge/startup.c: dumper_startup, the one call at the top of a host's
    main.
 

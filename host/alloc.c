@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/alloc.c: allocation of dlisp heap objects and the sweep list.
 
    Owns: creating objects of every type from dumper_alloc (zeroed, so

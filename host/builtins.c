@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/builtins.c: installing the builtin tables, the standard errors
    and the character class table.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/data.c: equality, type checks, symbols' cells and numbers.
 
    Owns: eq/eql/equal, the checking accessors other files use (they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/digest.c: the canonical heap walk, the heap digest and the
    heap dump.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/env.c: per-start state, and the C scalars kept across dumps.
 
    Owns: the variables that describe this run rather than the world --

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/eval.c: the dlisp evaluator.
 
    Owns: evaluation of forms, function calls (builtins, closures), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/gc.c: dlisp's precise mark-and-sweep collector.
 
    Owns: the root set, the mark phase and the sweep.  The roots are the

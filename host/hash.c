@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/hash.c: insertion-ordered hash tables with `eq' and `equal' tests.
 
    Owns: the table operations and the two hash functions.  Layout (see

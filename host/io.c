@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/io.c: loading files and the I/O builtins.
 
    Owns: `load' (read and evaluate a file's forms), printing to standard

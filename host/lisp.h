@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/lisp.h: the object model of dlisp, the reference host, and the
    interfaces between its files.
 

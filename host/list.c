@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/list.c: builtins for lists, vectors and generic sequences.
 
    Owns: cons cells and list operations, vectors, and the sequence

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # host/local.mk: the reference host (dlisp) and its tests.
 #
 # host/dlisp-bare is the undumped program; host/dlisp is what users run:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/main.c: dlisp's command line, start-up sequence and REPL.
 
    Owns: the program.  It follows the shared init sequence of

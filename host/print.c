@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/print.c: the printer, `format', error messages and output
    buffers.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/read.c: the dlisp reader.
 
    Owns: turning text into objects.  The syntax is a small Emacs Lisp:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/runtime.c: the runtime's init phases, shared by dlisp's main and
    the unit tests.
 

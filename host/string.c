@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/string.c: string builtins.
 
    Owns: building, comparing, searching and converting strings.  Strings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/symbol.c: the symbol table (obarray), interning and the
    well-known symbols.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/types.c: the description of dlisp's heap for libdumper (heap.h).
 
    Owns: the type table (name, size, trace, fixup per type), the tag

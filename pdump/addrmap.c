@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/addrmap.c: the writer's "already visited" map, from an object's
    address in this process to where it goes in the image.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/addrmap.h: an open-addressing hash map from addresses to the
    writer's records (addrmap.c).  */
 

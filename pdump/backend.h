@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/backend.h: what the bridge calls in the portable dumper.
 
    pdump/ never calls into the bridge: the heap description, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/check.c: validation of image bytes, and relocation.
 
    Shared by the loader and dumper-inspect --check, so both accept and

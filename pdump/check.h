@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/check.h: validation of image bytes, shared by the loader and
    dumper-inspect (check.c).  An image is untrusted input: every
    function here reads only within the lengths it is given, and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/exe.c: the running executable's layout, as pdump needs it.
 
    The writer turns pointers into the executable into offsets from its

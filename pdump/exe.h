@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/exe.h: the running executable's layout (exe.c).  All ranges are
    unbiased virtual addresses, i.e. offsets from the load bias, which is
    what the image stores.  */

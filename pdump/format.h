@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/format.h: the pdump image file format, defined once.
 
    The writer (write.c), the loader (load.c), the checks both share

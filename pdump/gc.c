@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/gc.c: collector support for objects inside the loaded image.
 
    The range test and the mark bit operations are inline in

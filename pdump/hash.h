@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/hash.h: the hash functions of the image format (XXH3 from
    libxxhash).  On x86-64 the library's dispatching entry points pick the
    widest vector unit at run time (AVX2 where present): about 3.5 times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/internal.h: state shared between the files of pdump/.  */
 
 #ifndef DUMPER_PDUMP_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/load.c: pdump_load, from an image file to a live heap.
 
    The loader is a security boundary: the image is untrusted input.  It

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
 LIB_SRCS_pdumper += pdump/addrmap.c pdump/check.c pdump/exe.c pdump/gc.c \

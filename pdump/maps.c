@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/maps.c: the process's memory map from /proc/self/maps.
 
    The writer must never copy from, nor silently keep a pointer to,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/maps.h: the process's memory map, for the writer's pointer
    checks (maps.c).  */
 

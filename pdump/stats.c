@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/stats.c: the figures of the image load and of the last dump.
 
    The loader and writer fill these as they go; dumper-compare, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/walk.c: the writer's walk of the live heap.
 
    Starting from the registry (roots, remembered words and pointers, in

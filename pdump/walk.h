@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/walk.h: the writer's graph walk (walk.c), which turns the live
    heap into the image's sections in memory; write.c lays them out and
    writes the file.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdump/write.c: pdump_write, from a finished walk to a file on disk.
 
    Owns the file layout (see format.h): it places the sections, turns

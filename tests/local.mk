@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/local.mk: the bridge's unit tests and the foundation's
 # end-to-end scripts.  Other parts register their own tests in their
 # own local.mk.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/fingerprint.c: dumper-fingerprint, the build step that stamps an
    executable with the fingerprint of its own build.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/local.mk: the user-facing tools.
 
 BIN_PROGRAMS += tools/dumper-fingerprint

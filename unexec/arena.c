@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/arena.c: the static heap arena of unexec builds.
 
    An unexec dump writes the executable's own data segment into a new

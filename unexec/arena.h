@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/arena.h: arena internals shared inside unexec/ and with its
    unit tests (the allocation calls themselves are in backend.h).  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/backend.h: what the bridge calls in the unexec back end.
 
    unexec/ never calls into the bridge: everything it needs comes in as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/emit.c: writing the planned executable.
 
    Owns the output file: it is created beside OUTPUT under a temporary

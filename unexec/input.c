@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/input.c: the executable being dumped, as libelf reads it.
 
    Owns opening the running executable's file and checking that the

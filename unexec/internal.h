@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/internal.h: what the files of the unexec writer share.
 
    The writer is split by concern:

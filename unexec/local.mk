@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # unexec/local.mk: the legacy back end, part of libdumper in unexec builds.
 
 UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/input.c unexec/plan.c \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/plan.c: the layout of the dumped executable.
 
    Owns every decision about the new file; emit.c only carries it out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/scan.c: the warning about saved pointers that cannot survive.
 
    A dumped executable gets the saved data at the same addresses, but

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unexec/write.c: unexec_write, the unexec back end's one entry point
    for dumping.
 

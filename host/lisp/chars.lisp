@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; chars.lisp --- a character-property table built at load time.
 ;;
 ;; For each character below `char-table-size', a property list with its

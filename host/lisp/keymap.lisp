@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; keymap.lisp --- a keymap-like nested structure, as an editor has.
 ;;
 ;; A keymap is (keymap [NAME] (EVENT . BINDING)...); a binding may be a

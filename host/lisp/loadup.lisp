@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; loadup.lisp --- build the default dlisp world.
 ;;
 ;; Run once by a cold start (every start in a `none' build) or by the

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; seq.lisp --- string and sequence utilities of the dlisp prelude.
 
 (defun string-join (strings &optional separator)

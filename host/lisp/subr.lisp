@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; subr.lisp --- basic macros and list utilities of the dlisp prelude.
 ;;
 ;; Loaded first by loadup.lisp.  Everything here is plain dlisp: macros

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; world.lisp --- the synthetic world and the objects that break dumpers.
 ;;
 ;; `dlisp-loadup-scale' (set from --loadup-scale, default 1) copies of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumper/dumper.h: the libdumper API a host runtime calls.
 
    A host (a Lisp, an editor runtime) links libdumper to save its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumper/gflags.h: the global dump flags, one vocabulary for every back end.
 
    A runtime that can save its initialised heap used to scatter checks

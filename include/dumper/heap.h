@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumper/heap.h: how a host describes its heap to libdumper.
 
    The portable dumper copies the host's objects into an image without

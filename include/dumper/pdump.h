@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumper/pdump.h: what a host's collector needs from the portable dumper.
 
    Objects loaded from a pdump image live inside the mapped image, not

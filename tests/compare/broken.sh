@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/compare/broken.sh: dumper-compare on hosts that are wrong.
 #
 # A host that forgets to remember one scalar (tests/compare/

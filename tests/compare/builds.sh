@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/compare/builds.sh: the three builds the end-to-end scripts of
 # dumper-compare run, sourced after tests/e2e/lib.sh.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/compare/cli.sh: dumper-compare's command line, its results file
 # and the baseline comparison, without measuring anything.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/compare/compare.sh: dumper-compare end to end on the three modes
 # of the reference host, at scale 1 with 3 runs (what CI can afford).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/compare/test_compare.c: dumper-compare's parts without running a
    host: the heap-dump divergence (heapdiff.c) on small dumps written
    here in the contract's line format, the JSON reader and the results

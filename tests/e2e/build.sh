@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/e2e/build.sh: the build system as a user meets it.
 #
 # configure rejects a bad back end with a clear message; `make install

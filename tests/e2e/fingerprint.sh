@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/e2e/fingerprint.sh: the build fingerprint, end to end.
 #
 # The same sources linked the same way get the same fingerprint; any

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/e2e/lib.sh: helpers for end-to-end test scripts.
 #
 # A script sources this file, calls `check NAME COMMAND...' or

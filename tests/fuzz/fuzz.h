@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz.h: the image fuzz target (fuzz_image.c), for libFuzzer
    and for the replay driver (replay.c) that `make check' runs.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/fuzz_image.c: the image fuzz target.
 
    Feeds arbitrary bytes through everything that reads an image: the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/fuzz/make-corpus.sh: regenerate the image fuzz seed corpus.
 #
 # Usage: sh tests/fuzz/make-corpus.sh BUILDDIR

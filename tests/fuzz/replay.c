@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/fuzz/replay.c: run the image fuzz target on files, without
    libFuzzer.
 

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; tests/host/basic.lisp --- an end-to-end test run through `dlisp --batch'.
 ;;
 ;; Uses the prelude (macros, list, string and keymap utilities) the way a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/host/dlisp-batch.sh: run Lisp test files through `dlisp --batch'
 # (the prelude, keymaps, the torture objects) and check that Lisp errors
 # and failed checks give a non-zero exit status.

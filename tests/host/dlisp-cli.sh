@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/host/dlisp-cli.sh: dlisp's command-line contract: --help,
 # --version, usage errors (exit 64), the REPL on standard input, the
 # dump request in a build without that back end, and arguments after

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/host/dlisp-digest.sh: the heap digest from the command line.
 # Two cold starts agree at scales 1 and 4 (whatever the directory, HOME
 # and arguments), a different scale differs, a collection changes

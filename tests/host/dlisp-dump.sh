@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/host/dlisp-dump.sh: the reference host dumped and restarted, in
 # whichever back end this build has (pdumper or unexec).
 #

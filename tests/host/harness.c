@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/harness.c: see harness.h.  */
 
 #include <config.h>

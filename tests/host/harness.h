@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/harness.h: helpers shared by dlisp's unit tests.
 
    Boots the runtime once per test program (no image, no loadup), and

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;;; tests/host/mutate.lisp --- mutate objects that came from a dump, then
 ;; collect, and check that what they now point at survives.
 ;;

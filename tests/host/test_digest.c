@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/test_digest.c: the heap digest and heap dump
    (host/digest.c): stable across calls and collections, blind to
    per-start values and addresses, and changed by any one change to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/test_eval.c: the evaluator (host/eval.c): each special
    form, closures and lexical scope, dynamic binding, macros, non-local
    exits (catch/throw, condition-case, unwind-protect) and the errors a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/test_gc.c: the collector (host/gc.c): reachable objects
    survive (from symbols, the value stack, registered roots and through
    hash tables and closures), unreachable ones are freed with the blocks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/test_hash.c: hash tables (host/hash.c): both tests,
    growth, deletion, insertion order, `equal' hashing by content, and
    the lazy rehash of an `eq' table whose index a dump dropped (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/host/test_reader.c: the reader and the printer (host/read.c,
    host/print.c): texts that print back as read, objects that read back
    `equal' (floats by their bits), escapes, characters, and syntax

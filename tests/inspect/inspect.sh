@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/inspect/inspect.sh: dumper-inspect's command line, in every
 # build mode: --help and --version, each kind of bad argument (exit 64
 # and a message saying what is wrong), images that cannot be read or are

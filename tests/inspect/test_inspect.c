@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/inspect/test_inspect.c: dumper-inspect's decoders on images
    built here field by field: the TYPES and OBJECTS tables
    (tools/inspect/tables.c), the reference graph (graph.c) and the views

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/inspect/views.sh: dumper-inspect on real images (pdumper builds).
 #
 # Images of the pdump test host at two scales: the counts the inspector

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/migrate/cli.sh: dumper-migrate's command line: help, version,
 # errors naming the file, the documented exit statuses, --check,
 # --rules, backups and permissions, and never a site inside a comment,

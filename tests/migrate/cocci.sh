@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/migrate/cocci.sh: the Coccinelle semantic patches in tools/cocci
 # agree with dumper-migrate on the fixtures (skipped without spatch).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/migrate/common.sh: shared set-up for the dumper-migrate scripts.
 # Sourced after tests/e2e/lib.sh: defines $MIGRATE (the tool), $M (this
 # directory in the source tree) and helpers.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/migrate/compile.sh: the fixtures are real C, before and after
 # dumper-migrate --fix.  The originals compile with and without
 # CANNOT_DUMP; the rewritten ones compile against include/dumper/gflags.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/migrate/mtest.h: helpers shared by the dumper-migrate unit
    tests: analyse C text held in memory, find tokens and sites.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/migrate/test_diff.c: the line diff and the unified diff
    printer of dumper-migrate.  */
 

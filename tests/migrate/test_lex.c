@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/migrate/test_lex.c: the lexer, the conditional tree and the
    scope pass of dumper-migrate.  */
 

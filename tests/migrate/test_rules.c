@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/migrate/test_rules.c: dump-condition evaluation and the
    rewrite rules of dumper-migrate, on small in-memory sources.  */
 

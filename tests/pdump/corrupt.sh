@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/pdump/corrupt.sh: the loader against damaged images.
 #
 # Each class of damage is reported with the file name and its own exit

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/pdump/pdump.sh: the portable dumper end to end, on toyhost.
 #
 # A start from an image restores exactly the cold state (digest), on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/pdump/test_check.c: the image checks and relocation
    (pdump/check.c) on images built byte by byte here, and the writer's
    address map (pdump/addrmap.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/pdump/toyhost.c: a small host that exercises every feature of
    the portable dumper, for the pdump tests.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/unexec/bench.sh: the unexec figures for the benchmarks, measured
 # with tests/unexec/minihost in an unexec build directory.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/unexec/e2e.sh: end-to-end tests of the unexec back end.
 #
 # Drives tests/unexec/minihost (a host linked the way unexec hosts are:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unexec/minihost.c: a small host for the unexec end-to-end tests.
 
    It uses libdumper the way a runtime does: the standard start-up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unexec/test_arena.c: unit tests of the unexec static arena.
 
    Built against arena.c compiled with a 4 MiB arena (see

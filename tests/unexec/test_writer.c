@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unexec/test_writer.c: unit tests of the unexec ELF writer.
 
    This program is linked non-PIE with the writer and a 4 MiB arena, and

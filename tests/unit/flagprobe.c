@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/flagprobe.c: a minimal host for test_startup.
 
    Calls dumper_startup on its arguments and prints, one per line, the

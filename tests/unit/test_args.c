@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_args.c: the bridge's command-line parsing
    (bridge/args.c): every accepted form, `--', missing values, unknown
    modes, contradictions, and that a usage error leaves argv intact.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_registry.c: the bridge's registry (bridge/registry.c)
    and heap description checks (bridge/heap.c): registration order,
    no-op re-registration, hooks run once at registration, the root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/test_startup.c: dumper_startup and the flags, in whichever
    mode this build was configured (pdumper, unexec or none).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tools/cocci/dumper-migrate.cocci: dumper-migrate's `certain'
 // rewrites as a Coccinelle semantic patch.
 //

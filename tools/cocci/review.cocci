@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tools/cocci/review.cocci: dumper-migrate's `review' patterns that
 // Coccinelle can see, in context mode: spatch prints each matching line
 // marked with `-' and changes nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/common/xalloc.c: allocation for the command-line tools
    (xalloc.h).  */
 

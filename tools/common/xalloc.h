@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/common/xalloc.h: allocation that cannot fail quietly, shared by
    the command-line tools (dumper-compare, dumper-migrate).
 

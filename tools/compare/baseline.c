@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/baseline.c: comparison with an earlier run.
 
    Owns: the rule for `got worse'.  A figure is compared when both runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tools/compare/builds.sh: find, or make, the build directory of one mode
 # for dumper-compare (`make compare' and tests/compare/).
 #

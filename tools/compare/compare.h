@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/compare.h: what the parts of dumper-compare share.
 
    dumper-compare runs a host in its three modes -- a cold start (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/heapdiff.c: the first divergence of two heap dumps.
 
    Owns: reading two heap dumps in the contract's line format

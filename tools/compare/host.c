@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/host.c: the host contract.
 
    Owns: the description of a host -- for each step (cold start, dump,

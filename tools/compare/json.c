@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/json.c: the results as JSON, written and read back.
 
    Owns: the file format of --json (doc/compare.md, "JSON"), a small

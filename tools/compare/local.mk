@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/compare/local.mk: dumper-compare (issue 6), `make compare', and
 # the tool's tests.
 #

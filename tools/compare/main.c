@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/main.c: dumper-compare, the regression comparison of all
    modes.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/measure.c: the run plan.
 
    Owns: what is run, in which order, and which figure each run gives.

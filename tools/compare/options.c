@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/options.c: dumper-compare's command line.
 
    Owns: parsing argv into struct compare_options, --help, --version and

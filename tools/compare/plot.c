@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/plot.c: the chart, drawn by gnuplot.
 
    Owns: a gnuplot script with the data inline and running it.  Two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/spawn.c: running one child process and measuring it.
 
    Owns: posix_spawn with the child's standard streams redirected to

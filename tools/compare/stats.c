@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/stats.c: figures and their samples.
 
    Owns: the list of figures (their JSON names, precision and whether a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/table.c: the results as text tables.
 
    Owns: the layout of the three tables -- the side-by-side comparison

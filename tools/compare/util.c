@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/compare/util.c: memory and whole-file helpers.
 
    Owns: allocation that cannot fail quietly (out of memory is reported

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/exefile.c: what the loader would learn from the running
    executable, read from the --exe file instead (libelf).
 

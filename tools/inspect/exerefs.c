@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/exerefs.c: the image's references into the executable,
    named by the --exe binary's symbols, and the registry.
 

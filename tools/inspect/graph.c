@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/graph.c: who points at whom.
 
    The image records no fields, only words: RELOC_IMAGE marks the HOT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/image.c: reading an image and checking it the way the
    loader (pdump/load.c) does, with the same functions (pdump/check.c),
    so `dumper-inspect --check' and a host's start-up accept and refuse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/inspect.h: the parts of dumper-inspect, one concern per
    file.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/inspect/local.mk: dumper-inspect (issue 8) and the image fuzz targets.
 #
 # The inspector builds in every mode: it links the image format checks

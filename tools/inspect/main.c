@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/main.c: dumper-inspect, the command line.
 
    Parses the options, runs the loader's checks on the image (image.c),

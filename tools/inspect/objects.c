@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/objects.c: --objects [--type NAME], every object of the
    image (or of one type) in image order: file offset, section, type and
    size.  The offsets are what --refs takes.  Also how every view shows

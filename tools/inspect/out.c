@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/out.c: output helpers shared by the views.
 
    The JSON writer prints one value per line with two-space indentation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/refs.c: --refs OFFSET, one object and its neighbours.
 
    For the object containing OFFSET: what it points to (each relocated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/summary.c: the default view, "what is in this image".
 
    The header; the section table with each section's purpose and share

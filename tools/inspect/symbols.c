@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/symbols.c: naming executable offsets by symbol, with
    libbfd.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/inspect/tables.c: the inspection-only tables, TYPES and OBJECTS.
 
    The loader never reads these two sections (load.c ignores them and

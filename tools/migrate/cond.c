@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/cond.c: the preprocessor-conditional tree.
 
    Owns grouping #if/#ifdef/#ifndef ... #elif ... #else ... #endif into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/diff.c: unified diffs of the rewrites.
 
    Owns the shortest line edit script (Myers' O(ND) greedy algorithm,

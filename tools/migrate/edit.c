@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/edit.c: applying edits to a file's text.
 
    Owns the invariant every writer relies on: after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/expr.c: dump conditions: evaluation and rewriting.
 
    Owns the reasoning behind the CANNOT_DUMP rules.  A condition is

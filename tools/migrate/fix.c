@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/fix.c: rewriting files in place (--fix).
 
    Owns the promise that nothing is ever half-written: the new text goes

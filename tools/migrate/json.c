@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/json.c: the JSON report (--json).
 
    Owns the machine-readable form of the report, for editors and CI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/lex.c: the C lexer of dumper-migrate.
 
    Owns turning a file's bytes into lines, tokens, comment spans and

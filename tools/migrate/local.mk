@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/migrate/local.mk: dumper-migrate (issue 7).
 #
 # The tool is plain C11 on libc; its objects (all but main.o) are shared

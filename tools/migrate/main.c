@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/main.c: the dumper-migrate command line.
 
    Owns option parsing, the order of the work (read every path first;

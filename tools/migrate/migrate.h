@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/migrate.h: the internal interface of dumper-migrate.
 
    dumper-migrate finds the legacy dump checks of an unexec-era runtime

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/project.c: the set of files dumper-migrate works on.
 
    Owns reading files, walking directories (sorted, so output is stable

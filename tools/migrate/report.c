@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/report.c: the text report.
 
    Owns the one-line-per-site format the man page documents:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/rule_flags.c: the legacy flag variables, token by token.
 
    Owns initialized-decl, initialized-set, initialized-test,

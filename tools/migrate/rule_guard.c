@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/rule_guard.c: the CANNOT_DUMP conditional rules.
 
    Owns cannot-dump-guard (#ifndef CANNOT_DUMP and #if !defined

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/rule_param.c: functions that take a dump flag.
 
    Owns flag-parameter: a function whose parameter is named

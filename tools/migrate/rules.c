@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/rules.c: the rule catalogue and the analysis driver.
 
    Owns the pattern ids (the stable names printed in every report), the

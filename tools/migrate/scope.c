@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/scope.c: brackets, functions and declarations.
 
    Owns the structure the rules navigate: matching ( [ { across

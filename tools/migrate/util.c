@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/migrate/util.c: memory and growable buffers for dumper-migrate.
 
    The only place the program gives up on running out of memory: a
