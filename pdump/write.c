@@ -5,18 +5,15 @@
    the walk's section-relative offsets into file offsets, sorts the
    executable relocations, encodes the object index, computes the
    checksums and writes everything to a temporary file in the target's
-   directory, which is synced and renamed over the target.  A failure at
-   any point removes the temporary file: the target is either the old
-   file or the complete new one.  SIGXFSZ is ignored while writing, so a
-   file-size limit is an error the caller sees, not a killed process.  */
+   directory, which is synced and renamed over the target (by
+   common/atomic.c: a failure at any point, a file-size limit included,
+   removes the temporary file and is an error the caller sees).  */
 
 #include <config.h>
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
 #include "hash.h"
 
 #include "format.h"
@@ -235,23 +233,13 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 /* ------------------------------------------------------------------ */
 /* Writing.  */
 
+/* Write all of DATA to FD; errno tells why not.  */
 static bool
 write_fully (int fd, const void *data, size_t size)
 {
-  const unsigned char *p = data;
-  while (size > 0)
-    {
-      ssize_t n = write (fd, p, size > (1 << 30) ? (1 << 30) : size);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return false;
-        }
-      p += n;
-      size -= (size_t) n;
-    }
-  return true;
+  int err = common_write_fully (fd, data, size);
+  errno = err;
+  return err == 0;
 }
 
 static bool
@@ -287,79 +275,32 @@ write_layout (int fd, const struct layout *l)
   return true;
 }
 
-/* The directory part of PATH, in malloc'd storage.  */
-static char *
-directory_of (const char *path)
-{
-  char *copy = strdup (path);
-  if (copy == NULL)
-    return NULL;
-  char *dir = strdup (dirname (copy));
-  free (copy);
-  return dir;
-}
-
 static enum dumper_status
 write_file (const char *output, const struct layout *l, char *detail,
             size_t detail_size)
 {
-  size_t len = strlen (output);
-  char *tmp = malloc (len + sizeof ".tmpXXXXXX");
-  if (tmp == NULL)
-    return DUMPER_E_NOMEM;
-  memcpy (tmp, output, len);
-  memcpy (tmp + len, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
-  int fd = mkstemp (tmp);
-  if (fd < 0)
+  struct common_atomic out;
+  int err = common_atomic_begin (&out, output, "tmp", 0644, false);
+  if (err != 0)
     {
       snprintf (detail, detail_size, "%s: cannot create the image: %s",
-                output, strerror (errno));
-      free (tmp);
-      return DUMPER_E_OUTPUT;
-    }
-
-  struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
-  sigemptyset (&ignore.sa_mask);
-  sigaction (SIGXFSZ, &ignore, &old);
-  mode_t mask = umask (0);
-  umask (mask);
-  bool ok = write_layout (fd, l) && fchmod (fd, 0644 & ~mask) == 0
-            && fsync (fd) == 0;
-  int err = errno;
-  if (close (fd) != 0 && ok)
-    {
-      ok = false;
-      err = errno;
-    }
-  sigaction (SIGXFSZ, &old, NULL);
-  if (!ok)
-    {
-      snprintf (detail, detail_size, "%s: cannot write the image: %s",
                 output, strerror (err));
-      unlink (tmp);
-      free (tmp);
-      return DUMPER_E_IO;
+      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_OUTPUT;
     }
-  if (rename (tmp, output) != 0)
+  if (!write_layout (out.fd, l))
     {
-      snprintf (detail, detail_size, "%s: cannot rename the finished image "
-                "into place: %s", output, strerror (errno));
-      unlink (tmp);
-      free (tmp);
-      return DUMPER_E_OUTPUT;
+      err = errno;
+      common_atomic_abort (&out);
     }
-  free (tmp);
-  /* Make the rename itself durable.  */
-  char *dir = directory_of (output);
-  if (dir)
+  else
+    err = common_atomic_commit (&out);
+  if (err != 0)
     {
-      int dfd = open (dir, O_RDONLY | O_DIRECTORY);
-      if (dfd >= 0)
-        {
-          fsync (dfd);
-          close (dfd);
-        }
-      free (dir);
+      bool renaming = strcmp (out.step, "rename") == 0;
+      snprintf (detail, detail_size, renaming
+                ? "%s: cannot rename the finished image into place: %s"
+                : "%s: cannot write the image: %s", output, strerror (err));
+      return renaming ? DUMPER_E_OUTPUT : DUMPER_E_IO;
     }
   return DUMPER_OK;
 }

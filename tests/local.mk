@@ -24,3 +24,12 @@ tests/unit/flagprobe: tests/unit/flagprobe.o libdumper.a $(FINGERPRINT)
 tests/unit/test_startup: tests/unit/flagprobe
 
 $(BRIDGE_TESTS:=.o) tests/unit/flagprobe.o: config.h $(GENERATED_HEADERS)
+
+# The writers' atomic output, watched by an LD_PRELOAD probe.  The probe
+# is built without the sanitizers (it must not need their runtime).
+CHECK_SCRIPTS += tests/e2e/atomic.sh
+check: tests/e2e/probe.so
+tests/e2e/probe.so: tests/e2e/probe.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC $(WARN_CFLAGS) $(CFLAGS) -o $@ $< -ldl
+CLEANFILES += tests/e2e/probe.so

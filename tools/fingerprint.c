@@ -32,6 +32,8 @@
 
 #include <dumper/dumper.h>
 
+#include "common/atomic.h"
+
 /* Exit statuses (documented in the man page).  */
 enum
 {
@@ -201,71 +203,34 @@ compute (const struct exe *x, unsigned char out[DUMPER_FINGERPRINT_SIZE])
   memcpy (out, canonical.digest, DUMPER_FINGERPRINT_SIZE);
 }
 
-static bool
-write_all (int fd, const unsigned char *p, size_t n)
-{
-  while (n > 0)
-    {
-      ssize_t w = write (fd, p, n);
-      if (w < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return false;
-        }
-      p += w;
-      n -= (size_t) w;
-    }
-  return true;
-}
-
 /* Rewrite X->path with FP in place of the stored fingerprint.  */
 static int
 stamp (const struct exe *x, const unsigned char fp[DUMPER_FINGERPRINT_SIZE])
 {
-  size_t len = strlen (x->path);
-  char *tmp = malloc (len + sizeof ".fpXXXXXX");
-  if (tmp == NULL)
-    {
-      fprintf (stderr, "%s: out of memory\n", program_name);
-      return 71;
-    }
-  memcpy (tmp, x->path, len);
-  memcpy (tmp + len, ".fpXXXXXX", sizeof ".fpXXXXXX");
-  int fd = mkstemp (tmp);
-  if (fd < 0)
+  struct common_atomic out;
+  int err = common_atomic_begin (&out, x->path, "fp", x->mode, true);
+  if (err != 0)
     {
       fprintf (stderr, "%s: cannot create a temporary file beside %s: %s\n",
-               program_name, x->path, strerror (errno));
-      free (tmp);
-      return EXIT_CANTWRITE;
+               program_name, x->path, strerror (err));
+      return err == ENOMEM ? 71 : EXIT_CANTWRITE;
     }
   size_t after = x->desc_offset + DUMPER_FINGERPRINT_SIZE;
-  bool ok = write_all (fd, x->bytes, x->desc_offset)
-            && write_all (fd, fp, DUMPER_FINGERPRINT_SIZE)
-            && write_all (fd, x->bytes + after, x->size - after)
-            && fchmod (fd, x->mode) == 0
-            && fsync (fd) == 0;
-  int err = errno;
-  if (close (fd) != 0 && ok)
-    {
-      ok = false;
-      err = errno;
-    }
-  if (ok && rename (tmp, x->path) != 0)
-    {
-      ok = false;
-      err = errno;
-    }
-  if (!ok)
+  err = common_atomic_write (&out, x->bytes, x->desc_offset);
+  if (err == 0)
+    err = common_atomic_write (&out, fp, DUMPER_FINGERPRINT_SIZE);
+  if (err == 0)
+    err = common_atomic_write (&out, x->bytes + after, x->size - after);
+  if (err != 0)
+    common_atomic_abort (&out);
+  else
+    err = common_atomic_commit (&out);
+  if (err != 0)
     {
       fprintf (stderr, "%s: cannot write %s: %s\n", program_name, x->path,
                strerror (err));
-      unlink (tmp);
-      free (tmp);
       return EXIT_CANTWRITE;
     }
-  free (tmp);
   return 0;
 }
 

@@ -4,8 +4,8 @@
 BIN_PROGRAMS += tools/dumper-fingerprint
 MAN1 += doc/man/dumper-fingerprint.1
 
-tools/dumper-fingerprint: tools/fingerprint.o
-	$(CC) $(ALL_LDFLAGS) -o $@ tools/fingerprint.o $(ELF_LIBS) $(XXHASH_LIBS)
+tools/dumper-fingerprint: tools/fingerprint.o $(COMMON_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ tools/fingerprint.o $(COMMON_OBJS) $(ELF_LIBS) $(XXHASH_LIBS)
 tools/fingerprint.o: config.h $(GENERATED_HEADERS)
 
 # Link a host executable and stamp its build fingerprint.  Used by

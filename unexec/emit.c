@@ -3,10 +3,10 @@
 
    Owns the output file: it is created beside OUTPUT under a temporary
    name, written by libelf with the layout pinned (ELF_F_LAYOUT: every
-   offset is the plan's, libelf moves nothing), flushed, made executable
-   and renamed over OUTPUT.  On any failure the temporary file is
-   removed, so OUTPUT is either the complete new executable or whatever
-   it was before.  Section contents are not copied: libelf is handed the
+   offset is the plan's, libelf moves nothing), flushed and renamed over
+   OUTPUT by common/atomic.c.  On any failure (a file-size limit
+   included) the temporary file is removed, so OUTPUT is either the
+   complete new executable or whatever it was before.  Section contents are not copied: libelf is handed the
    input file's mapped bytes, the plan's name table, zeros, or the
    process's own memory, which does not change while the single-threaded
    dump runs.  */
@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
 #include "internal.h"
 
 struct emitter
@@ -193,63 +194,39 @@ directory_of (const char *path, char *out, size_t size)
     snprintf (out, size, "%.*s", (int) (slash - path), path);
 }
 
-/* Flush, close and publish the temporary file TMP on FD as OUTPUT.  */
-static enum dumper_status
-publish (const struct emitter *e, int fd, const char *tmp)
-{
-  mode_t mask = umask (0);
-  umask (mask);
-  if (fchmod (fd, 0777 & ~mask) != 0 || fsync (fd) != 0)
-    {
-      int err = errno;
-      close (fd);
-      return unexec_fail (e->detail, DUMPER_E_IO, "cannot write %s: %s",
-                          e->output, strerror (err));
-    }
-  if (close (fd) != 0)
-    return unexec_fail (e->detail, DUMPER_E_IO, "cannot write %s: %s",
-                        e->output, strerror (errno));
-  if (rename (tmp, e->output) != 0)
-    return unexec_fail (e->detail, DUMPER_E_OUTPUT,
-                        "cannot create %s (renaming %s): %s", e->output, tmp,
-                        strerror (errno));
-  return DUMPER_OK;
-}
-
 enum dumper_status
 unexec_emit (const struct unexec_input *in, const struct unexec_plan *plan,
              const char *output, const struct unexec_detail *detail)
 {
   struct emitter e = { .in = in, .plan = plan, .output = output,
                        .detail = detail };
-  size_t len = strlen (output);
-  static const char suffix[] = ".unexec-XXXXXX";
-  char *tmp = malloc (len + sizeof suffix);
-  if (tmp == NULL)
-    return unexec_fail (detail, DUMPER_E_NOMEM, "no memory for a file name");
-  memcpy (tmp, output, len);
-  memcpy (tmp + len, suffix, sizeof suffix);
-  int fd = mkostemp (tmp, O_CLOEXEC);
-  if (fd < 0)
+  struct common_atomic out;
+  int err = common_atomic_begin (&out, output, "unexec", 0777, false);
+  if (err != 0)
     {
-      int err = errno;
       char dir[1024];
       directory_of (output, dir, sizeof dir);
-      free (tmp);
-      return unexec_fail (detail, DUMPER_E_OUTPUT,
-                          "cannot create %s: cannot create a file in %s: %s",
-                          output, dir, strerror (err));
+      return err == ENOMEM
+             ? unexec_fail (detail, DUMPER_E_NOMEM, "no memory for a file name")
+             : unexec_fail (detail, DUMPER_E_OUTPUT,
+                            "cannot create %s: cannot create a file in %s: %s",
+                            output, dir, strerror (err));
     }
-  enum dumper_status status = write_elf (&e, fd);
+  enum dumper_status status = write_elf (&e, out.fd);
   if (e.elf)
     elf_end (e.elf);
   free (e.zeros);
-  if (status == DUMPER_OK)
-    status = publish (&e, fd, tmp);
-  else
-    close (fd);
   if (status != DUMPER_OK)
-    unlink (tmp);
-  free (tmp);
-  return status;
+    {
+      common_atomic_abort (&out);
+      return status;
+    }
+  err = common_atomic_commit (&out);
+  if (err == 0)
+    return DUMPER_OK;
+  if (strcmp (out.step, "rename") == 0)
+    return unexec_fail (detail, DUMPER_E_OUTPUT, "cannot create %s: %s",
+                        output, strerror (err));
+  return unexec_fail (detail, DUMPER_E_IO, "cannot write %s: %s", output,
+                      strerror (err));
 }

@@ -15,7 +15,8 @@ LIB_SRCS_unexec += $(UNEXEC_SRCS)
 
 UNEXEC_TEST_OBJS = tests/unexec/test_arena.o tests/unexec/test_writer.o \
 	tests/unexec/arena-small.o tests/unexec/minihost.o
-UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o))
+UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o)) \
+	$(COMMON_OBJS)
 
 CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer
 CHECK_SCRIPTS += tests/unexec/e2e.sh

@@ -200,7 +200,7 @@ TARGET_NAME=none expect_error error_output_is_a_directory 73 "$T/target" \
   "$MH" --temacs=dump --output "$T/target"
 rmdir "$T/target"
 expect_error error_file_size_limit 74 "$T/target" \
-  sh -c "trap '' XFSZ; ulimit -f 64; exec '$MH' --temacs=dump --output '$T/target'"
+  sh -c "ulimit -f 64; exec '$MH' --temacs=dump --output '$T/target'"
 expect_error error_arena_full 92 "with-arena-size" \
   "$MH" --fill-arena --temacs=dump --output "$T/target"
 expect_error error_pie_refused 93 "position-independent" \

@@ -11,6 +11,8 @@
 
 #include "migrate.h"
 
+#include "common/atomic.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,24 +25,6 @@ fail (const char *path, const char *what, int err)
 {
   fprintf (stderr, "dumper-migrate: %s: %s: %s\n", path, what, strerror (err));
   return false;
-}
-
-static bool
-write_all (int fd, const char *text, size_t len)
-{
-  while (len > 0)
-    {
-      ssize_t n = write (fd, text, len);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return false;
-        }
-      text += n;
-      len -= (size_t) n;
-    }
-  return true;
 }
 
 /* Copy FROM to TO (for file systems without hard links).  */
@@ -70,7 +54,7 @@ copy_file (const char *from, const char *to, mode_t mode)
           ok = false;
           break;
         }
-      ok = write_all (outfd, buf, (size_t) n);
+      ok = common_write_fully (outfd, buf, (size_t) n) == 0;
     }
   int saved = errno;
   close (in);
@@ -99,41 +83,25 @@ migrate_fix_write (const char *path, const char *text, size_t len, bool backup)
   struct stat st;
   if (stat (path, &st) != 0)
     return fail (path, "cannot stat", errno);
-  char *tmp = migrate_xasprintf ("%s.migrate-XXXXXX", path);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    {
-      int err = errno;
-      free (tmp);
-      return fail (path, "cannot create a temporary file beside it", err);
-    }
-  bool ok = write_all (fd, text, len) && fsync (fd) == 0
-    && fchmod (fd, st.st_mode & 07777) == 0;
-  int err = errno;
-  if (close (fd) != 0 && ok)
-    {
-      ok = false;
-      err = errno;
-    }
-  if (!ok)
-    {
-      unlink (tmp);
-      free (tmp);
-      return fail (path, "cannot write the new text", err);
-    }
+  struct common_atomic out;
+  int err = common_atomic_begin (&out, path, "migrate", st.st_mode, true);
+  if (err != 0)
+    return fail (path, "cannot create a temporary file beside it", err);
+  err = common_atomic_write (&out, text, len);
+  if (err != 0)
+    common_atomic_abort (&out);
+  else
+    err = common_atomic_finish (&out);
+  if (err != 0)
+    return fail (path, "cannot write the new text", err);
   if (backup && !make_backup (path, st.st_mode))
     {
-      unlink (tmp);
-      free (tmp);
+      common_atomic_abort (&out);
       return false;
     }
-  if (rename (tmp, path) != 0)
-    {
-      err = errno;
-      unlink (tmp);
-      free (tmp);
-      return fail (path, "cannot replace it", err);
-    }
-  free (tmp);
+  err = common_atomic_rename (&out);
+  if (err != 0)
+    return fail (path, strcmp (out.step, "rename") == 0
+                 ? "cannot replace it" : "cannot sync its directory", err);
   return true;
 }

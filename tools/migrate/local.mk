@@ -6,7 +6,7 @@
 # patches in tools/cocci/ are data; tests/migrate/cocci.sh runs them
 # when configure found spatch.
 
-MIGRATE_OBJS = tools/common/xalloc.o tools/migrate/util.o tools/migrate/lex.o tools/migrate/cond.o \
+MIGRATE_OBJS = common/atomic.o tools/common/xalloc.o tools/migrate/util.o tools/migrate/lex.o tools/migrate/cond.o \
 	tools/migrate/scope.o tools/migrate/expr.o tools/migrate/project.o \
 	tools/migrate/rules.o tools/migrate/rule_guard.o \
 	tools/migrate/rule_flags.o tools/migrate/rule_param.o \

@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# common/local.mk: the private OS helpers below every other part of
+# libdumper (atomic file output, ...).  Part of libdumper in every
+# build; the tools link the objects they need directly.
+
+COMMON_SRCS = common/atomic.c
+LIB_SRCS_common += $(COMMON_SRCS)
+COMMON_OBJS = $(COMMON_SRCS:.c=.o)
+$(COMMON_OBJS): config.h
