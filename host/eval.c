@@ -262,7 +262,7 @@ dl_signal (dl_obj error_symbol, dl_obj data)
     }
   /* Main always runs Lisp inside dl_protect, so this is a host bug.  */
   fprintf (stderr, "dlisp: fatal: error signalled outside any handler\n");
-  exit (70);
+  abort ();
 }
 
 _Noreturn void

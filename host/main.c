@@ -11,8 +11,9 @@
    This file is the only one of the executable with
    DUMPER_DEFINE_FINGERPRINT; the unit tests link every other host file.
 
-   Exit statuses: 0 success; 1 an uncaught Lisp error in -l/--eval;
-   64 bad command line; 70 loadup failed; 71 out of memory; the
+   Exit statuses (the table of tools/common/status.h and
+   doc/exit-status.md): 0 success; 7 an uncaught Lisp error in
+   -l/--eval; 8 loadup failed; 64 bad command line; 71 out of memory; the
    library's statuses (dumper_exit_status) for start-up and dump
    errors.  */
 
@@ -28,6 +29,7 @@
 #include <dumper/pdump.h>
 
 #include "lisp.h"
+#include "tools/common/status.h"
 
 DUMPER_DEFINE_FINGERPRINT;
 
@@ -38,8 +40,8 @@ DUMPER_DEFINE_FINGERPRINT;
 # define DLISP_INSTALLED_LISPDIR "/usr/local/share/dumper/lisp"
 #endif
 
-#define EXIT_LISP_ERROR 1
-#define EXIT_USAGE 64
+#define EXIT_LISP_ERROR TOOL_EXIT_LISP_ERROR
+#define EXIT_USAGE TOOL_EXIT_USAGE
 
 enum action_kind { ACTION_LOAD, ACTION_EVAL };
 
@@ -99,7 +101,7 @@ usage (FILE *out)
 "\n"
 "Without -l, --eval, --batch or an inspection option, dlisp reads forms from\n"
 "standard input (a REPL).  Arguments after `--' are in `command-line-args'.\n"
-"Exit status: 0 ok, 1 Lisp error, 64 usage, 70 loadup failed, 80-94 image or\n"
+"Exit status: 0 ok, 7 Lisp error, 8 loadup failed, 64 usage, 80-94 image or\n"
 "dump errors (see doc/dlisp.md).\n",
            program_name, DUMPER_BACKEND);
 }
@@ -115,7 +117,7 @@ usage_error (const char *fmt, ...)
   va_start (ap, fmt);
   vfprintf (stderr, fmt, ap);
   va_end (ap);
-  fprintf (stderr, "\nTry `%s --help' for more information.\n", program_name);
+  fputs ("; try --help\n", stderr);
   exit (EXIT_USAGE);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lisp.h"
+#include "tools/common/status.h"
 
 /* C statics that hold heap objects: shared by every empty string and
    vector the runtime makes, GC roots through dumper_staticpro.  */
@@ -85,7 +86,7 @@ dl_loadup (const char *lisp_dir, int64_t scale)
       fprintf (stderr, "dlisp: fatal: loadup failed: %s\n", dl_sdata (message));
       fprintf (stderr, "dlisp: the lisp directory is %s (set it with --lisp-dir "
                "or DLISP_LISPDIR)\n", dl_lisp_dir ());
-      exit (70);
+      exit (TOOL_EXIT_LOADUP_FAILED);
     }
   dl_world_loaded = true;
 }

@@ -33,15 +33,15 @@
 #include <dumper/dumper.h>
 
 #include "common/atomic.h"
+#include "tools/common/cli.h"
 
-/* Exit statuses (documented in the man page).  */
+/* Exit statuses: tools/common/status.h, doc/exit-status.md.  */
 enum
 {
-  EXIT_MISMATCH = 1,     /* --check: stored fingerprint is stale */
-  EXIT_USAGE = 64,
-  EXIT_NOT_ELF = 65,     /* not ELF, or no fingerprint note */
-  EXIT_NOINPUT = 66,
-  EXIT_CANTWRITE = 73
+  EXIT_MISMATCH = TOOL_EXIT_STALE,  /* --check: stored fingerprint is stale */
+  EXIT_NOT_ELF = TOOL_EXIT_DATAERR, /* not ELF, or no fingerprint note */
+  EXIT_NOINPUT = TOOL_EXIT_NOINPUT,
+  EXIT_CANTWRITE = TOOL_EXIT_CANTCREAT
 };
 
 static const char *program_name = "dumper-fingerprint";
@@ -66,12 +66,12 @@ usage (FILE *out)
 "contain DUMPER_DEFINE_FINGERPRINT (see <dumper/dumper.h>).\n"
 "\n"
 "  -p, --print     print the stored fingerprint, change nothing\n"
-"  -c, --check     exit 1 if the stored fingerprint is not the file's hash\n"
+"  -c, --check     exit 5 if the stored fingerprint is not the file's hash\n"
 "  -q, --quiet     do not print the fingerprint after stamping\n"
 "  -h, --help      show this help and exit\n"
 "  -V, --version   show the version and exit\n"
 "\n"
-"Exit status: 0 success, 1 stale fingerprint (--check), 64 usage error,\n"
+"Exit status: 0 success, 5 stale fingerprint (--check), 64 usage error,\n"
 "65 not an ELF file or no fingerprint note, 66 cannot read, 73 cannot write.\n",
            program_name);
 }
@@ -190,7 +190,7 @@ compute (const struct exe *x, unsigned char out[DUMPER_FINGERPRINT_SIZE])
   if (state == NULL)
     {
       fprintf (stderr, "%s: out of memory\n", program_name);
-      exit (71);
+      exit (TOOL_EXIT_OSERR);
     }
   XXH3_128bits_reset (state);
   XXH3_128bits_update (state, x->bytes, x->desc_offset);
@@ -213,7 +213,7 @@ stamp (const struct exe *x, const unsigned char fp[DUMPER_FINGERPRINT_SIZE])
     {
       fprintf (stderr, "%s: cannot create a temporary file beside %s: %s\n",
                program_name, x->path, strerror (err));
-      return err == ENOMEM ? 71 : EXIT_CANTWRITE;
+      return err == ENOMEM ? TOOL_EXIT_OSERR : EXIT_CANTWRITE;
     }
   size_t after = x->desc_offset + DUMPER_FINGERPRINT_SIZE;
   err = common_atomic_write (&out, x->bytes, x->desc_offset);
@@ -243,29 +243,20 @@ main (int argc, char **argv)
     { "print", no_argument, NULL, 'p' },
     { "check", no_argument, NULL, 'c' },
     { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
   };
+  struct tool_cli cli = { program_name, usage, 0 };
   int c;
-  while ((c = getopt_long (argc, argv, "pcqhV", options, NULL)) != -1)
+  while ((c = tool_cli_getopt (&cli, argc, argv, "pcq", options)) != -1)
     switch (c)
       {
       case 'p': mode = MODE_PRINT; break;
       case 'c': mode = MODE_CHECK; break;
       case 'q': quiet = true; break;
-      case 'h': usage (stdout); return 0;
-      case 'V': printf ("dumper-fingerprint (dumper) %s\n", PACKAGE_VERSION); return 0;
-      default:
-        usage (stderr);
-        return EXIT_USAGE;
+      default: return cli.status;
       }
   if (optind >= argc)
-    {
-      fprintf (stderr, "%s: no executable given\n", program_name);
-      usage (stderr);
-      return EXIT_USAGE;
-    }
+    return tool_usage_error (&cli, "no executable given");
   if (elf_version (EV_CURRENT) == EV_NONE)
     {
       fprintf (stderr, "%s: libelf is out of date\n", program_name);

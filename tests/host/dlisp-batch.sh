@@ -24,10 +24,10 @@ cat > "$T/failing.lisp" <<'LISP'
 (car 'not-a-list)
 (princ "not reached\n")
 LISP
-begin "an uncaught error in -l exits 1 with a message"
+begin "an uncaught error in -l exits 7 with a message"
 out=`"$DLISP" --batch -l "$T/failing.lisp" 2>&1`
 st=$?
-if [ "$st" -eq 1 ] && printf '%s\n' "$out" | grep -q 'Wrong type argument: listp, not-a-list' \
+if [ "$st" -eq 7 ] && printf '%s\n' "$out" | grep -q 'Wrong type argument: listp, not-a-list' \
    && ! printf '%s\n' "$out" | grep -q 'not reached'; then
   pass
 else

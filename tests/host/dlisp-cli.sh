@@ -19,9 +19,9 @@ expect_status "stray argument exits 64" 64 "$DLISP" stray
 expect_status "--loadup-scale 0 exits 64" 64 "$DLISP" --loadup-scale 0 --batch
 expect_status "--loadup-scale x exits 64" 64 "$DLISP" --loadup-scale=x --batch
 expect_status "--loadup-scale without a value exits 64" 64 "$DLISP" --loadup-scale
-expect_status "a missing lisp directory exits 70" 70 "$BARE" --lisp-dir "$T/none" --batch
-expect_status "an --eval error exits 1" 1 "$DLISP" --batch --eval '(car 1)'
-expect_status "a missing -l file exits 1" 1 "$DLISP" --batch -l "$T/missing.lisp"
+expect_status "a missing lisp directory exits 8" 8 "$BARE" --lisp-dir "$T/none" --batch
+expect_status "an --eval error exits 7" 7 "$DLISP" --batch --eval '(car 1)'
+expect_status "a missing -l file exits 7" 7 "$DLISP" --batch -l "$T/missing.lisp"
 
 begin "the REPL reads, evaluates and prints, and survives errors"
 out=`printf '(+ 1 2)\n(car 1)\n(list "a"\n 2.5)\n(defun sq (x) (* x x)) (sq 12)\n' | "$DLISP" 2>&1`

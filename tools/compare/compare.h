@@ -29,21 +29,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/common/status.h"
 #include "tools/common/xalloc.h"
 
-/* Exit statuses (documented in doc/man/dumper-compare.1).  */
+/* Exit statuses: the tools' one table (tools/common/status.h,
+   doc/exit-status.md, doc/man/dumper-compare.1).  */
 enum
 {
-  COMPARE_EXIT_OK = 0,
-  COMPARE_EXIT_DIVERGED = 2,      /* heap digests differ */
-  COMPARE_EXIT_REGRESSION = 3,    /* --baseline: a figure got worse */
-  COMPARE_EXIT_MODE_FAILED = 4,   /* a mode's command failed */
-  COMPARE_EXIT_USAGE = 64,
-  COMPARE_EXIT_DATA = 65,         /* a --load/--baseline/--host file is malformed */
-  COMPARE_EXIT_NOINPUT = 66,      /* a build directory, command or file is missing */
-  COMPARE_EXIT_UNAVAILABLE = 69,  /* --plot without gnuplot */
-  COMPARE_EXIT_OSERR = 71,        /* fork, temporary directory, memory */
-  COMPARE_EXIT_CANTCREAT = 73     /* cannot write --json or --plot output */
+  COMPARE_EXIT_OK = TOOL_EXIT_OK,
+  COMPARE_EXIT_DIVERGED = TOOL_EXIT_DIVERGED,
+  COMPARE_EXIT_REGRESSION = TOOL_EXIT_REGRESSION,
+  COMPARE_EXIT_MODE_FAILED = TOOL_EXIT_MODE_FAILED,
+  COMPARE_EXIT_USAGE = TOOL_EXIT_USAGE,
+  COMPARE_EXIT_DATA = TOOL_EXIT_DATAERR,
+  COMPARE_EXIT_NOINPUT = TOOL_EXIT_NOINPUT,
+  COMPARE_EXIT_UNAVAILABLE = TOOL_EXIT_UNAVAILABLE,
+  COMPARE_EXIT_OSERR = TOOL_EXIT_OSERR,
+  COMPARE_EXIT_CANTCREAT = TOOL_EXIT_CANTCREAT
 };
 
 /* The three ways a host gets its heap.  */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "tools/common/cli.h"
 
 static const char *const program_name = "dumper-compare";
 
@@ -60,6 +61,8 @@ usage (FILE *out)
            program_name, program_name);
 }
 
+static struct tool_cli cli = { "dumper-compare", usage, 0 };
+
 /* "dumper-compare: MESSAGE\n" on stderr, after what stdout holds.  */
 static void
 report (const char *fmt, va_list ap)
@@ -82,12 +85,13 @@ compare_error (const char *fmt, ...)
 int
 compare_usage_error (const char *fmt, ...)
 {
+  char message[1024];
   va_list ap;
   va_start (ap, fmt);
-  report (fmt, ap);
+  vsnprintf (message, sizeof message, fmt, ap);
   va_end (ap);
-  fprintf (stderr, "Try `%s --help' for more information.\n", program_name);
-  return COMPARE_EXIT_USAGE;
+  fflush (stdout);
+  return tool_usage_error (&cli, "%s", message);
 }
 
 bool
@@ -193,16 +197,8 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
   for (int i = 1; i < argc; i++)
     {
       const char *arg = argv[i];
-      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
-        {
-          usage (stdout);
-          return COMPARE_EXIT_OK;
-        }
-      if (strcmp (arg, "--version") == 0 || strcmp (arg, "-V") == 0)
-        {
-          printf ("%s (dumper) %s\n", program_name, PACKAGE_VERSION);
-          return COMPARE_EXIT_OK;
-        }
+      if (tool_cli_help_or_version (&cli, arg))
+        return cli.status;
       if (strcmp (arg, "--quiet") == 0 || strcmp (arg, "-q") == 0)
         {
           o->quiet = true;

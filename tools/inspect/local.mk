@@ -19,8 +19,8 @@ MAN1 += doc/man/dumper-inspect.1
 $(INSPECT_CORE_OBJS) tools/inspect/main.o $(PDUMP_FORMAT_OBJS): config.h \
 	$(GENERATED_HEADERS)
 
-tools/dumper-inspect: tools/inspect/main.o $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) libdumper.a
-	$(CC) $(ALL_LDFLAGS) -o $@ tools/inspect/main.o $(INSPECT_CORE_OBJS) \
+tools/dumper-inspect: tools/inspect/main.o $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) $(TOOL_CLI_OBJS) libdumper.a
+	$(CC) $(ALL_LDFLAGS) -o $@ tools/inspect/main.o $(INSPECT_CORE_OBJS) $(TOOL_CLI_OBJS) \
 	  $(PDUMP_FORMAT_OBJS) libdumper.a $(INSPECT_LIBS) $(LIB_DEPLIBS)
 
 # ------------------------------------------------------------------

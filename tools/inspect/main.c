@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "inspect.h"
+#include "tools/common/cli.h"
 
 static const char *program_name = "dumper-inspect";
 
@@ -63,20 +64,7 @@ usage (FILE *out)
            program_name);
 }
 
-static int usage_error (const char *fmt, ...)
-  __attribute__ ((format (printf, 1, 2)));
-
-static int
-usage_error (const char *fmt, ...)
-{
-  fprintf (stderr, "%s: ", program_name);
-  va_list ap;
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\nTry `%s --help' for more information.\n", program_name);
-  return dumper_exit_status (DUMPER_E_USAGE);
-}
+static struct tool_cli cli = { "dumper-inspect", usage, 0 };
 
 /* Print the failure and return its exit status.  */
 static int
@@ -88,18 +76,6 @@ report (enum dumper_status status, const char *detail)
     fprintf (stderr, "%s: %s: %s\n", program_name, dumper_strerror (status),
              detail);
   return dumper_exit_status (status);
-}
-
-/* The option getopt stopped at: a long one as given, "-x" for a short
-   one.  */
-static const char *
-option_text (const char *arg)
-{
-  static char short_option[3] = "-?";
-  if (optopt == 0 || strncmp (arg, "--", 2) == 0)
-    return arg;
-  short_option[1] = (char) optopt;
-  return short_option;
 }
 
 static bool
@@ -124,14 +100,11 @@ parse (int argc, char **argv, struct options *o)
     { "refs", required_argument, NULL, 'r' },
     { "check", no_argument, NULL, 'c' },
     { "json", no_argument, NULL, 'j' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
   };
   memset (o, 0, sizeof *o);
   int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":e:ot:r:cjhV", long_options, NULL)) != -1)
+  while ((c = tool_cli_getopt (&cli, argc, argv, "e:ot:r:cj", long_options)) != -1)
     switch (c)
       {
       case 'e': o->exe_path = optarg; break;
@@ -139,32 +112,25 @@ parse (int argc, char **argv, struct options *o)
       case 't': o->type_name = optarg; break;
       case 'r':
         if (!parse_offset (optarg, &o->refs_offset))
-          return usage_error ("--refs: `%s' is not an offset (decimal, or hex "
+          return tool_usage_error (&cli, "--refs: `%s' is not an offset (decimal, or hex "
                               "with 0x)", optarg);
         o->view = VIEW_REFS;
         o->view_count++;
         break;
       case 'c': o->view = VIEW_CHECK; o->view_count++; break;
       case 'j': o->json = true; break;
-      case 'h': usage (stdout); return -1;
-      case 'V':
-        printf ("dumper-inspect (dumper) %s\n", PACKAGE_VERSION);
-        return -1;
-      case ':':
-        return usage_error ("option `%s' needs an argument",
-                            option_text (argv[optind - 1]));
-      default:
-        return usage_error ("unknown option `%s'", option_text (argv[optind - 1]));
+      default:                  /* TOOL_CLI_EXIT: --help, --version, a mistake */
+        return cli.status ? cli.status : -1;
       }
   if (o->view_count > 1)
-    return usage_error ("--objects, --refs and --check are different "
+    return tool_usage_error (&cli, "--objects, --refs and --check are different "
                         "views: give one");
   if (o->type_name && o->view != VIEW_OBJECTS)
-    return usage_error ("--type goes with --objects");
+    return tool_usage_error (&cli, "--type goes with --objects");
   if (optind >= argc)
-    return usage_error ("no image given");
+    return tool_usage_error (&cli, "no image given");
   if (optind + 1 < argc)
-    return usage_error ("more than one image given (`%s' ...); inspect one "
+    return tool_usage_error (&cli, "more than one image given (`%s' ...); inspect one "
                         "at a time", argv[optind + 1]);
   o->image_path = argv[optind];
   return 0;
