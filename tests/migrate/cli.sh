@@ -10,16 +10,21 @@
 
 check "--help prints the usage" sh -c '"$0" --help | grep -q "^Usage: dumper-migrate"' "$MIGRATE"
 check "--version prints the version" sh -c '"$0" --version | grep -q "^dumper-migrate (dumper) [0-9]"' "$MIGRATE"
+check "-V prints the version" sh -c '"$0" -V | grep -q "^dumper-migrate (dumper) [0-9]"' "$MIGRATE"
+check "an unknown option says so in one line" \
+  sh -c 'test "`"$0" --x 2>&1 > /dev/null`" = "dumper-migrate: unknown option \`--x'"'"'; try --help"' "$MIGRATE"
+check "an unknown short option too" \
+  sh -c 'test "`"$0" -x . 2>&1 > /dev/null`" = "dumper-migrate: unknown option \`-x'"'"'; try --help"' "$MIGRATE"
 check "--list-rules lists every pattern" \
-  sh -c 'test `"$0" --list-rules | wc -l` -eq 15 && "$0" --list-rules | grep -q "^cannot-dump-guard "' "$MIGRATE"
+  sh -c 'test `"$0" --list-rules | wc -l` -eq 17 && "$0" --list-rules | grep -q "^cannot-dump-guard "' "$MIGRATE"
 
-expect_status "no path is a usage error" 2 "$MIGRATE"
-expect_status "an unknown option is a usage error" 2 "$MIGRATE" --frobnicate "$M/clean"
-expect_status "two modes are a usage error" 2 "$MIGRATE" --check --fix "$M/clean"
-expect_status "--json --diff is a usage error" 2 "$MIGRATE" --json --diff "$M/clean"
-expect_status "--no-backup without --fix is a usage error" 2 "$MIGRATE" --no-backup "$M/clean"
-expect_status "an unknown --rules id is a usage error" 2 "$MIGRATE" --rules=nope "$M/clean"
-expect_status "-I without a value is a usage error" 2 "$MIGRATE" "$M/clean" -I
+expect_status "no path is a usage error" 64 "$MIGRATE"
+expect_status "an unknown option is a usage error" 64 "$MIGRATE" --frobnicate "$M/clean"
+expect_status "two modes are a usage error" 64 "$MIGRATE" --check --fix "$M/clean"
+expect_status "--json --diff is a usage error" 64 "$MIGRATE" --json --diff "$M/clean"
+expect_status "--no-backup without --fix is a usage error" 64 "$MIGRATE" --no-backup "$M/clean"
+expect_status "an unknown --rules id is a usage error" 64 "$MIGRATE" --rules=nope "$M/clean"
+expect_status "-I without a value is a usage error" 64 "$MIGRATE" "$M/clean" -I
 
 expect_status "a missing file exits 3" 3 "$MIGRATE" "$T/no-such.c"
 check "... and the message names it" \
@@ -69,7 +74,7 @@ void g (void)
     f ();
 }
 SRC
-expect_status "--check exits 1 while a site remains" 1 "$MIGRATE" -q --check "$T/one.c"
+expect_status "--check exits 2 while a site remains" 2 "$MIGRATE" -q --check "$T/one.c"
 check "the site is reported as file:line:col: pattern" \
   sh -c '"$0" -q "$1/one.c" | grep -q "^$1/one.c:4:1: cannot-dump-guard: .* (certain)$"' "$MIGRATE" "$T"
 check "--rules keeps other patterns out" \

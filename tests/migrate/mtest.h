@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -59,13 +60,50 @@ mt_site (const struct migrate_project *proj, const char *pattern, unsigned line)
   return -1;
 }
 
-/* The fixed text of the project's only file (malloc'd; "" unchanged).  */
+/* The number of edits that are not review markers.  */
+static inline size_t
+mt_nedits (const struct migrate_project *proj)
+{
+  size_t n = 0;
+  for (size_t e = 0; e < proj->nedits; e++)
+    n += strstr (proj->edits[e].text, "/* dumper-migrate: review ") == NULL;
+  return n;
+}
+
+/* The fixed text of the project's only file with the review-marker
+   lines --fix adds left out (malloc'd; "" unchanged).  */
 static inline char *
-mt_fixed (const struct migrate_project *proj)
+mt_fixed_raw (const struct migrate_project *proj)
 {
   size_t len;
   char *text = migrate_apply_edits (proj, 0, &len);
   return text ? text : tool_xstrdup ("");
+}
+
+static inline char *
+mt_fixed (const struct migrate_project *proj)
+{
+  char *text = mt_fixed_raw (proj);
+  char *out = tool_xstrdup (text), *w = out;
+  for (const char *line = text; *line;)
+    {
+      const char *nl = strchr (line, '\n');
+      size_t n = nl ? (size_t) (nl - line) + 1 : strlen (line);
+      char *copy = tool_xstrndup (line, n);
+      bool marker = strstr (copy, "/* dumper-migrate: review ") != NULL;
+      free (copy);
+      if (!marker)
+        {
+          memcpy (w, line, n);
+          w += n;
+        }
+      line += n;
+    }
+  *w = 0;
+  free (text);
+  if (strcmp (out, proj->files[0]->text) == 0)
+    *out = 0;
+  return out;
 }
 
 #endif /* MTEST_H */

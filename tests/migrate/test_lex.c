@@ -266,14 +266,14 @@ test_unexec_signals (void **state)
     ("x = a_unexec_thing; y = dump_tz_string; z = dump_tz_strings; w = UNEXEC;");
   int semi1 = mt_tok (f, ";", 0);
   int which = -1;
-  assert_true (migrate_unexec_signal (f, 0, semi1, &which));
+  assert_true (migrate_unexec_signal (NULL, f, 0, semi1, false, &which, NULL));
   assert_true (migrate_tok_is (f, which, "a_unexec_thing"));
   int y = mt_tok (f, "y", 0), semi2 = mt_tok (f, ";", y);
-  assert_true (migrate_unexec_signal (f, y, semi2, NULL));
+  assert_true (migrate_unexec_signal (NULL, f, y, semi2, false, NULL, NULL));
   int z = mt_tok (f, "z", 0), semi3 = mt_tok (f, ";", z);
-  assert_false (migrate_unexec_signal (f, z, semi3, NULL));
+  assert_false (migrate_unexec_signal (NULL, f, z, semi3, false, NULL, NULL));
   int w = mt_tok (f, "w", 0);
-  assert_true (migrate_unexec_signal (f, w, f->ntoks - 1, NULL));
+  assert_true (migrate_unexec_signal (NULL, f, w, f->ntoks - 1, false, NULL, NULL));
   migrate_file_free (f);
 }
 

@@ -22,14 +22,27 @@
 
 @initialize:python@
 @@
+import os
 import re
 
-# dumper-migrate's unexec signals (tools/migrate/scope.c).
-UNEXEC_WORDS = {"dump_tz_string", "dump_tz", "malloc_get_state",
-                "malloc_set_state", "DOUG_LEA_MALLOC", "HYBRID_MALLOC",
-                "REL_ALLOC", "ADDR_NO_RANDOMIZE", "disable_aslr",
-                "disable_address_randomization"}
+# The primitives of unexec-only machinery of dumper-migrate
+# (tools/migrate/machinery.c); a function is machinery when its body
+# holds one or refers to another machinery function.
+EXEC_CALLS = {"execv", "execve", "execvp", "execvpe", "execl", "execle",
+              "execlp", "fexecve"}
+BRK_CALLS = {"sbrk", "brk"}
+PLAIN_WORDS = {"__morecore", "malloc_get_state", "malloc_set_state",
+               "DOUG_LEA_MALLOC", "HYBRID_MALLOC", "REL_ALLOC",
+               "__malloc_initialize_hook", "__data_start", "data_start",
+               "_edata", "edata", "my_edata", "_end", "etext", "_etext",
+               "__executable_start", "start_of_data", "ADDR_NO_RANDOMIZE",
+               "disable_aslr", "disable_address_randomization", "dump_tz",
+               "dump_tz_string"}
+C_FAMILY = ('.c', '.h', '.m', '.mm', '.cc', '.cp', '.cpp', '.cxx', '.c++',
+            '.C', '.hh', '.hpp', '.hxx', '.h++', '.H', '.inc', '.def', '.y',
+            '.l')
 _sources = {}
+_machinery = {}
 
 def _code(path):
     """PATH with comments, literals and directive lines blanked out."""
@@ -193,14 +206,64 @@ def argv_dumping_read(p):
         return False
     end = _match(text, body, 1)
     func = text[body:end]
+    # The reads go together with the local, which goes only where the
+    # function calls dumper_startup (the dumping-local rule).
     return (re.search(r'\bbool\s+dumping\b', func) is not None
-            and re.search(r'\bdumping\s*=(?!=)[^;]*\bargv\b', func) is not None)
+            and re.search(r'\bdumping\s*=(?!=)[^;]*\bargv\b', func) is not None
+            and re.search(r'\bdumper_startup\s*\(', func) is not None)
+
+def _primitive(text, m):
+    """The identifier match M in TEXT is a machinery primitive."""
+    w = m.group(0)
+    call = re.match(r'\s*\(', text[m.end():]) is not None
+    return (w in PLAIN_WORDS or (call and (w in EXEC_CALLS or w in BRK_CALLS))
+            or 'unexec' in w.lower() or 'bss' in w.lower())
+
+_DEF = re.compile(r'\b([A-Za-z_]\w*)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*\{')
+
+def _machinery_of(path):
+    """Names of the machinery functions defined in the C-family files of
+    the directory tree of PATH (the tool reads every file it is given)."""
+    top = os.path.dirname(os.path.abspath(path))
+    if top in _machinery:
+        return _machinery[top]
+    bodies = {}
+    for d, _, names in os.walk(top):
+        for n in sorted(names):
+            if n.endswith(C_FAMILY) and not n.startswith('.'):
+                text = _code(os.path.join(d, n))[0]
+                for m in _DEF.finditer(text):
+                    if m.group(1) in ('if', 'while', 'for', 'switch'):
+                        continue
+                    body = text[m.end() - 1:_match(text, m.end() - 1, 1) + 1]
+                    bodies.setdefault(m.group(1), []).append(body)
+    found = set()
+    for name, texts in bodies.items():
+        for t in texts:
+            if any(_primitive(t, m) for m in re.finditer(r'[A-Za-z_]\w*', t)):
+                found.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name, texts in bodies.items():
+            if name in found:
+                continue
+            words = set(w for t in texts for w in re.findall(r'[A-Za-z_]\w*', t))
+            if any(w in found or (w[:1] == 'S' and 'F' + w[1:] in found)
+                   for w in words):
+                found.add(name)
+                changed = True
+    _machinery[top] = found
+    return found
 
 def will_name(p):
     """will_dump, or will_dump_with_unexec when the use's statement
-    names unexec-only machinery."""
-    words = re.findall(r'[A-Za-z_$][\w$]*', _scope(p[0].file, p[0].line, p[0].column))
-    unexec = any(w in UNEXEC_WORDS or 'unexec' in w.lower() for w in words)
+    holds unexec-only machinery."""
+    text = _scope(p[0].file, p[0].line, p[0].column)
+    found = _machinery_of(p[0].file)
+    unexec = any(_primitive(text, m) or m.group(0) in found
+                 or (m.group(0)[:1] == 'S' and 'F' + m.group(0)[1:] in found)
+                 for m in re.finditer(r'[A-Za-z_]\w*', text))
     return "will_dump_with_unexec" if unexec else "will_dump"
 
 // initialized-decl and might-dump-decl: the runtime's own flags.  A
@@ -299,7 +362,9 @@ p << head.p;
 s << head.s;
 w;
 @@
-if guard_head (p, s):
+# initialized over unexec machinery means "in a dumped unexec
+# executable": never certain (dumper-migrate offers dumped_with_unexec).
+if guard_head (p, s) and will_name (p) == "will_dump":
     coccinelle.w = cocci.make_ident (will_name (p))
 else:
     cocci.include_match (False)
@@ -363,7 +428,8 @@ E && initialized@p
 p << frag_and.p;
 w;
 @@
-if guard_fragment (p, r'^\s*&&\s*initialized\s*$'):
+if (guard_fragment (p, r'^\s*&&\s*initialized\s*$')
+        and will_name (p) == "will_dump"):
     coccinelle.w = cocci.make_ident (will_name (p))
 else:
     cocci.include_match (False)

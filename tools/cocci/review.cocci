@@ -13,7 +13,9 @@
 //   flag-parameter   a function taking `initialized' or `dumping';
 //                    dumper-migrate drops the parameter itself when every
 //                    caller (in every file) passes the flag, which is a
-//                    whole-tree fact this patch does not establish.
+//                    whole-tree fact this patch does not establish; and
+//                    each read of an `initialized' parameter, which the
+//                    drop would re-bind to the gflags flag.
 //   dumping-local    the argv computation of `dumping': replace it by
 //                    dumper_startup (&argc, &argv).
 // Not visible to Coccinelle (it reads preprocessor conditionals as
@@ -55,6 +57,20 @@ type T, P;
 |
 * T f (P dumping);
 )
+
+// flag-parameter: a read of an `initialized' parameter.  When
+// dumper-migrate drops the parameter, this read would read the gflags
+// flag instead, which is true after a pdump load too: it is reported
+// (dumped_with_unexec for unexec-era work), never re-bound silently.
+@@
+identifier f;
+type T;
+@@
+ f (T initialized) {
+ <...
+* initialized
+ ...>
+ }
 
 // dumping-local: `dumping' computed from argv.
 @@

@@ -53,6 +53,8 @@ migrate_report_json (FILE *out, const struct migrate_project *proj)
       migrate_json_string (out, site->what ? site->what : "");
       fputs (", \"suggestion\": ", out);
       migrate_json_string (out, site->suggestion ? site->suggestion : "");
+      if (site->held)
+        fputs (", \"marker\": true", out);
       fputc ('}', out);
     }
   fprintf (out, "%s],\n \"summary\": {\"certain\": %zu, \"review\": %zu}}\n",

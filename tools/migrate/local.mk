@@ -7,8 +7,8 @@
 # when configure found spatch.
 
 MIGRATE_OBJS = common/atomic.o tools/common/xalloc.o tools/migrate/util.o tools/migrate/lex.o tools/migrate/cond.o \
-	tools/migrate/scope.o tools/migrate/expr.o tools/migrate/project.o \
-	tools/migrate/rules.o tools/migrate/rule_guard.o \
+	tools/migrate/scope.o tools/migrate/machinery.o tools/migrate/expr.o tools/migrate/project.o \
+	tools/migrate/leftover.o tools/migrate/marker.o tools/migrate/rules.o tools/migrate/rule_guard.o \
 	tools/migrate/rule_flags.o tools/migrate/rule_param.o \
 	tools/migrate/edit.o tools/migrate/diff.o tools/migrate/report.o \
 	tools/migrate/json.o tools/migrate/fix.o

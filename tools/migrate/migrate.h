@@ -19,12 +19,15 @@
                 definitions, prototypes, parameters, local declarations
      expr.c     three-valued evaluation of a dump condition and the
                 token rewrites of its flag atoms
+     machinery.c  which code is unexec-only machinery (a call graph)
      project.c  loading files and directories, include resolution,
                 which files see <dumper/gflags.h>
      rule_guard.c   the CANNOT_DUMP conditional rules
      rule_flags.c   initialized / might_dump / dumping / Vpurify_flag /
                     name collisions
      rule_param.c   flag parameters, across files
+     leftover.c empty conditionals and stale comments a rewrite leaves
+     marker.c   keep and review markers: decisions that persist
      rules.c    the rule catalogue, running the rules, include
                 insertion, suppression comments, sorting
      edit.c     applying edits to a text
@@ -52,8 +55,8 @@
 enum
 {
   MIGRATE_EXIT_OK = 0,        /* done; with --check: no legacy site left */
-  MIGRATE_EXIT_SITES = 1,     /* --check: legacy sites remain */
-  MIGRATE_EXIT_USAGE = 2,     /* bad command line */
+  MIGRATE_EXIT_SITES = 2,     /* --check: legacy sites or review items remain */
+  MIGRATE_EXIT_USAGE = 64,    /* bad command line (as every tool: never 1) */
   MIGRATE_EXIT_INPUT = 3,     /* a path is missing, unreadable or not C */
   MIGRATE_EXIT_WRITE = 4,     /* --fix could not write a file or backup */
   MIGRATE_EXIT_INTERNAL = 5   /* out of memory */
@@ -80,6 +83,8 @@ void migrate_buf_add (struct migrate_buf *buf, const char *bytes, size_t n);
 void migrate_buf_puts (struct migrate_buf *buf, const char *s);
 void migrate_buf_printf (struct migrate_buf *buf, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
+/* A hash of the N bytes at S (FNV-1a), for the name tables.  */
+size_t migrate_hash (const char *s, size_t n);
 /* The contents as a malloc'd string ("" when empty); BUF is reset.  */
 char *migrate_buf_take (struct migrate_buf *buf);
 void migrate_buf_free (struct migrate_buf *buf);
@@ -247,6 +252,7 @@ struct migrate_project
   size_t nsites, sites_cap;
   struct migrate_edit *edits;
   size_t nedits, edits_cap;
+  struct migrate_machinery *machinery;   /* machinery.c */
 };
 
 /* ------------------------------------------------------------------ */
@@ -262,6 +268,7 @@ struct migrate_site
   enum migrate_conf conf;
   char *what;                 /* what it is */
   char *suggestion;           /* the suggested rewrite */
+  bool held;                  /* on a line a review marker holds */
 };
 
 /* Replace bytes [start, end) of FILE with TEXT.  SITE is the site the
@@ -341,10 +348,6 @@ void migrate_statement_of (const struct migrate_file *f, int i,
 /* The last token of the statement starting at I, or -1 if I does not
    start one that ends before LIMIT.  */
 int migrate_skip_statement (const struct migrate_file *f, int i, int limit);
-/* Some identifier in [FIRST, LAST] names unexec-only machinery; sets
-   *WHICH to its token.  */
-bool migrate_unexec_signal (const struct migrate_file *f, int first, int last,
-                            int *which);
 
 /* ------------------------------------------------------------------ */
 /* expr.c */
@@ -436,6 +439,22 @@ bool migrate_sees_legacy_init (struct migrate_project *proj, int file,
                                bool deleted);
 
 /* ------------------------------------------------------------------ */
+/* machinery.c */
+
+/* Find the unexec-only functions of every file in PROJ (the call graph
+   to a fixed point); sets PROJ->machinery.  */
+void migrate_machinery_build (struct migrate_project *proj);
+void migrate_machinery_free (struct migrate_machinery *m);
+/* Some identifier in [FIRST, LAST] of F is unexec-only machinery (a
+   primitive, or a reference to an unexec-only function of PROJ, which
+   may be NULL); with DIRECTIVES, the operands of directive lines count
+   too.  Sets *WHICH to its token and *WHY (malloc'd, may be NULL) to
+   what it does.  */
+bool migrate_unexec_signal (const struct migrate_project *proj,
+                            const struct migrate_file *f, int first, int last,
+                            bool directives, int *which, char **why);
+
+/* ------------------------------------------------------------------ */
 /* rules.c and the rule files */
 
 struct migrate_pattern
@@ -452,7 +471,8 @@ extern const char MIGRATE_P_GUARD[], MIGRATE_P_ONLY[], MIGRATE_P_OTHER[],
   MIGRATE_P_INIT_DECL[], MIGRATE_P_INIT_SET[], MIGRATE_P_INIT_TEST[],
   MIGRATE_P_MIGHT_DECL[], MIGRATE_P_MIGHT_SET[], MIGRATE_P_MIGHT_USE[],
   MIGRATE_P_DUMPING_LOCAL[], MIGRATE_P_DUMPING_USE[], MIGRATE_P_PARAM[],
-  MIGRATE_P_PURIFY[], MIGRATE_P_COLLISION[], MIGRATE_P_INCLUDE[];
+  MIGRATE_P_PURIFY[], MIGRATE_P_COLLISION[], MIGRATE_P_INCLUDE[],
+  MIGRATE_P_LEFTOVER[], MIGRATE_P_MARKER[];
 
 /* The pattern named ID, or NULL.  */
 const struct migrate_pattern *migrate_pattern_find (const char *id);
@@ -470,6 +490,8 @@ struct migrate_rulectx
 int migrate_site_add (struct migrate_project *proj, int file, int tok,
                       const char *pattern, enum migrate_conf conf,
                       char *what, char *suggestion);
+/* Make site S a review item with WHY appended, dropping its edits.  */
+void migrate_site_demote (struct migrate_project *proj, size_t s, const char *why);
 /* Record an edit (TEXT copied).  */
 void migrate_edit_add (struct migrate_project *proj, int file, size_t start,
                        size_t end, const char *text, int site);
@@ -480,9 +502,16 @@ void migrate_edit_delete_lines (struct migrate_project *proj, int file,
    whole lines when it stands alone on them (with a comment block
    directly above it, and any conditional group it straddles when that
    group holds nothing else), else just its bytes.  Returns false, and
-   adds nothing, when a straddled group holds other code.  */
+   adds nothing, when a straddled group holds other code or the
+   statement is the body of a control statement.  */
 bool migrate_edit_delete_tokens (struct migrate_project *proj, int file,
                                  int first, int last, int site);
+/* The statement starting at token I is the body of an if / else /
+   while / for / switch / do.  */
+bool migrate_controlled_body (const struct migrate_file *f, int i);
+/* The start of a comment block that ends on the line just above the
+   line starting at POS and begins its own line, or POS.  */
+size_t migrate_attached_comment (const struct migrate_file *f, size_t pos);
 /* Mark tokens [FIRST, LAST] of F consumed.  */
 void migrate_claim (struct migrate_file *f, int first, int last);
 
@@ -513,6 +542,28 @@ void migrate_analyse (struct migrate_project *proj, const char *const *selected)
 /* The number of sites of confidence CONF.  */
 size_t migrate_count_sites (const struct migrate_project *proj,
                             enum migrate_conf conf);
+
+/* ------------------------------------------------------------------ */
+/* leftover.c */
+
+/* After the edits are final (normalized): delete the conditionals and
+   comments they empty, report the leftovers it cannot decide.  */
+void migrate_leftovers (struct migrate_project *proj);
+
+/* ------------------------------------------------------------------ */
+/* marker.c */
+
+/* Lines of F carrying a `dumper-migrate: keep' comment (the line the
+   comment ends on and the next), as a calloc'd array indexed by line,
+   or NULL when there is none.  */
+bool *migrate_keep_lines (const struct migrate_file *f);
+/* Hold every site on a line a `dumper-migrate: review' marker covers
+   (it becomes review, its edits go) and add a review site for each
+   marker no rule matched.  */
+void migrate_markers_apply (struct migrate_project *proj);
+/* Add an edit writing a review marker above each line with a review
+   site that no marker holds (sites sorted).  */
+void migrate_markers_plan (struct migrate_project *proj);
 
 /* ------------------------------------------------------------------ */
 /* edit.c */

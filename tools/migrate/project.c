@@ -53,6 +53,7 @@ migrate_project_free (struct migrate_project *proj)
   for (int i = 0; i < proj->ninclude_dirs; i++)
     free (proj->include_dirs[i]);
   free (proj->include_dirs);
+  migrate_machinery_free (proj->machinery);
   for (size_t i = 0; i < proj->nsites; i++)
     {
       free (proj->sites[i].what);

@@ -160,6 +160,41 @@ guards_cold_init (const struct migrate_file *f, int i)
   return false;
 }
 
+/* Token I reads the parameter `initialized' that rule_param.c drops:
+   from now on it reads the gflags flag, which is true after a pdump
+   load as well.  Never silent: a review site, with dumped_with_unexec
+   first when the statement does unexec-era work.  */
+static void
+rebound_read (struct migrate_rulectx *ctx, int i)
+{
+  struct migrate_file *f = ctx->f;
+  int first, end, s0, s1;
+  statement_text_range (f, i, &first, &end);
+  migrate_statement_of (f, i, &s0, &s1);
+  char *sigwhy = NULL;
+  bool unexec = migrate_unexec_signal (ctx->proj, f, s0, s1, false, NULL, &sigwhy);
+  char *text = migrate_render (f, first, end);
+  char *fname = migrate_tok_text (f, f->funcs[f->toks[i].func].name);
+  char *fix = unexec
+    ? migrate_xasprintf ("it guards unexec-only machinery (%s): write"
+                         " `dumped_with_unexec' (or `#if DUMPER_WITH_UNEXEC');"
+                         " the gflags `initialized' is true after a pdump load"
+                         " too", sigwhy)
+    : tool_xstrdup ("candidates: `initialized' (the heap is initialised, any"
+                    " back end: true after a pdump load too), `!will_dump'"
+                    " (not while dumping), `dumped_with_unexec' (unexec-era"
+                    " work only), `dumped_with_unexec || dumped_with_pdumper'"
+                    " (only in a dumped program)");
+  migrate_site_add (ctx->proj, ctx->file, i, MIGRATE_P_PARAM, MIGRATE_REVIEW,
+                    migrate_xasprintf ("`%s' reads the parameter `initialized'"
+                                       " of `%s', which is dropped: it would"
+                                       " read the gflags flag instead",
+                                       text, fname), fix);
+  free (fname);
+  free (text);
+  free (sigwhy);
+}
+
 static void
 on_initialized (struct migrate_rulectx *ctx, int i)
 {
@@ -185,9 +220,12 @@ on_initialized (struct migrate_rulectx *ctx, int i)
   if (migrate_shadowed (f, i, "initialized"))
     {
       /* A dropped parameter: the body reads the global from now on.  */
-      if (migrate_rule_atom (f, i, NULL) == MIGRATE_A_INITIALIZED
-          && f->reads_initialized < 0)
-        f->reads_initialized = i;
+      if (migrate_rule_atom (f, i, NULL) == MIGRATE_A_INITIALIZED)
+        {
+          if (f->reads_initialized < 0)
+            f->reads_initialized = i;
+          rebound_read (ctx, i);
+        }
       return;
     }
   if (migrate_is_assigned (f, i))
@@ -226,9 +264,26 @@ on_initialized (struct migrate_rulectx *ctx, int i)
     f->reads_initialized = i;
   if (ctx->sees_gflags)
     return;
-  int first, end;
+  int first, end, s0, s1;
   statement_text_range (f, i, &first, &end);
+  migrate_statement_of (f, i, &s0, &s1);
   char *text = migrate_render (f, first, end);
+  char *sigwhy = NULL;
+  if (migrate_unexec_signal (ctx->proj, f, s0, s1, false, NULL, &sigwhy))
+    {
+      migrate_site_add (ctx->proj, ctx->file, i, MIGRATE_P_INIT_TEST,
+                        MIGRATE_REVIEW,
+                        migrate_xasprintf ("`initialized' read in `%s'", text),
+                        migrate_xasprintf ("it guards unexec-only machinery"
+                                           " (%s): write `dumped_with_unexec'"
+                                           " (`!initialized': `will_dump_with_unexec'),"
+                                           " never the gflags `initialized',"
+                                           " which is true after a pdump load"
+                                           " too", sigwhy));
+      free (sigwhy);
+      free (text);
+      return;
+    }
   const char *fix = guards_cold_init (f, i)
     ? "this guards the cold init, as in the shared sequence: keep `initialized'"
       " (the gflags flag) and call dumper_mark_initialized () where the legacy"
@@ -247,28 +302,38 @@ on_initialized (struct migrate_rulectx *ctx, int i)
    statement mentions unexec-only machinery).  */
 static void
 to_will_dump (struct migrate_rulectx *ctx, int i, const char *pattern,
-              const char *what)
+              const char *what, bool certain)
 {
   struct migrate_file *f = ctx->f;
-  int s0, s1, sig = -1;
+  int s0, s1;
+  char *sigwhy = NULL;
   migrate_statement_of (f, i, &s0, &s1);
-  bool unexec = migrate_unexec_signal (f, s0, s1, &sig);
+  bool unexec = migrate_unexec_signal (ctx->proj, f, s0, s1, false, NULL, &sigwhy);
   char *name = migrate_flag_name (f, unexec ? "will_dump_with_unexec" : "will_dump");
   char *fix;
   if (unexec)
     {
-      char *s = migrate_tok_text (f, sig);
-      fix = migrate_xasprintf ("`%s' (its statement mentions unexec-only `%s')",
-                               name, s);
-      free (s);
+      fix = migrate_xasprintf ("`%s' (unexec-only machinery: %s)", name, sigwhy);
+      free (sigwhy);
     }
   else
     fix = migrate_xasprintf ("`%s': dumper_startup sets it in the run that dumps",
                              name);
-  int site = migrate_site_add (ctx->proj, ctx->file, i, pattern, MIGRATE_CERTAIN,
+  if (!certain)
+    {
+      /* Rewriting the reads while the local stays would leave it set but
+         never read (a compiler warning): both go together.  */
+      char *old = fix;
+      fix = migrate_xasprintf ("%s; review: together with the local, once"
+                               " this function calls dumper_startup", old);
+      free (old);
+    }
+  int site = migrate_site_add (ctx->proj, ctx->file, i, pattern,
+                               certain ? MIGRATE_CERTAIN : MIGRATE_REVIEW,
                                tool_xstrdup (what), fix);
-  migrate_edit_add (ctx->proj, ctx->file, f->toks[i].start, f->toks[i].end,
-                    name, site);
+  if (certain)
+    migrate_edit_add (ctx->proj, ctx->file, f->toks[i].start, f->toks[i].end,
+                      name, site);
   free (name);
   migrate_claim (f, i, i);
 }
@@ -307,7 +372,7 @@ on_might_dump (struct migrate_rulectx *ctx, int i)
       return;
     }
   to_will_dump (ctx, i, MIGRATE_P_MIGHT_USE,
-                "`might_dump' read (true in a run that may dump)");
+                "`might_dump' read (true in a run that may dump)", true);
 }
 
 static bool
@@ -382,8 +447,11 @@ on_dumping (struct migrate_rulectx *ctx, int i)
   if (migrate_is_assigned (f, i)
       || migrate_rule_atom (f, i, NULL) != MIGRATE_A_WILL)
     return;
+  int dropped = f->funcs[func].dropped_param;
+  bool param = dropped >= 0 && is (f, dropped, "dumping");
   to_will_dump (ctx, i, MIGRATE_P_DUMPING_USE,
-                "`dumping' read (this run will dump)");
+                "`dumping' read (this run will dump)",
+                param || calls_startup (f, func));
 }
 
 static void

@@ -62,6 +62,38 @@ nested_directive (const struct migrate_file *f, int a, int b)
   return false;
 }
 
+/* Code tokens [FIRST, END) hold a legacy `initialized' atom that is not
+   directly negated.  */
+static bool
+positive_initialized (const struct migrate_file *f, int first, int end)
+{
+  for (int i = first; i < end && i >= 0; i = migrate_next (f, i))
+    if (migrate_rule_atom (f, i, NULL) == MIGRATE_A_INITIALIZED
+        && !is (f, migrate_prev (f, i), "!"))
+      return true;
+  return false;
+}
+
+/* A live directive in the statement [FIRST, LAST] that is not inside a
+   brace pair of the statement: it decides what the statement is.  */
+static bool
+loose_directive (const struct migrate_file *f, int first, int last)
+{
+  for (int i = first; i <= last && i < f->ntoks; i++)
+    {
+      if (f->toks[i].directive < 0 || i != f->dirs[f->toks[i].directive].hash
+          || migrate_tok_dead (f, i))
+        continue;
+      bool enclosed = false;
+      for (int k = first; k < i && !enclosed; k = migrate_next (f, k))
+        enclosed = is (f, k, "{") && f->toks[k].match > i
+          && f->toks[k].match <= last;
+      if (!enclosed)
+        return true;
+    }
+  return false;
+}
+
 /* The text of directive D, one space between tokens.  */
 static char *
 directive_text (const struct migrate_file *f, int d)
@@ -164,9 +196,17 @@ guard_cond (struct guard *g, enum shape shape, int cfirst, int cend, int op,
   struct migrate_file *f = ctx->f;
   int fi = ctx->file;
   struct migrate_cond ev = migrate_cond_eval (f, cfirst, cend, migrate_rule_atom, NULL);
-  int sig = -1;
-  bool unexec = migrate_unexec_signal (f, sfirst, slast, &sig);
-  bool certain = ev.natoms > 0 && !ev.complex && !ev.purify && ev.none_value == want;
+  char *sigwhy = NULL;
+  bool unexec = migrate_unexec_signal (proj, f, sfirst, slast, false, NULL, &sigwhy);
+  /* `initialized' (not negated) guarding unexec machinery means "in a
+     dumped unexec executable": its translation `!will_dump' would run
+     the machinery after a pdump load too.  Never certain.  */
+  bool dumped_test = unexec && positive_initialized (f, cfirst, cend);
+  /* A conditional inside the guarded text makes what the guard holds
+     depend on the build: the statement is not one statement.  */
+  bool split = shape == SHAPE_STATEMENT && loose_directive (f, sfirst, slast);
+  bool certain = ev.natoms > 0 && !ev.complex && !ev.purify && ev.none_value == want
+    && !dumped_test && !split;
 
   int site = migrate_site_add (proj, fi, f->dirs[g->d0].hash, MIGRATE_P_GUARD,
                                certain ? MIGRATE_CERTAIN : MIGRATE_REVIEW,
@@ -178,18 +218,26 @@ guard_cond (struct guard *g, enum shape shape, int cfirst, int cend, int op,
   char *old = migrate_render (f, rfirst, rend);
   char *now = migrate_render_edited (proj, fi, rfirst, rend, site);
   struct migrate_buf why = { 0 };
-  if (certain || ev.purify)
+  if ((certain || ev.purify) && !dumped_test)
     shape_fix (&why, shape, now);
-  if (unexec && (certain || ev.purify))
-    {
-      char *s = migrate_tok_text (f, sig);
-      migrate_buf_printf (&why, " (`will_dump_with_unexec': it mentions `%s')", s);
-      free (s);
-    }
+  if (unexec && (certain || ev.purify) && !dumped_test)
+    migrate_buf_printf (&why, " (`will_dump_with_unexec': %s)", sigwhy);
   if (!certain)
     {
       discard_edits (proj, n0);
-      if (ev.natoms == 0)
+      if (dumped_test)
+        migrate_buf_printf (&why, "%s, so this `initialized' test means"
+                            " `running from an unexec dump': `if"
+                            " (dumped_with_unexec)', or `#if DUMPER_WITH_UNEXEC'"
+                            " around it; never `initialized' or `!will_dump',"
+                            " which are true after a pdump load too", sigwhy);
+      else if (split && ev.natoms > 0 && !ev.complex && !ev.purify)
+        migrate_buf_printf (&why, "it would become `if (%s)', but a conditional"
+                            " inside the guard decides what the `if' controls,"
+                            " so the shape differs between builds; rewrite by"
+                            " hand%s%s", now, unexec ? "; " : "",
+                            unexec ? sigwhy : "");
+      else if (ev.natoms == 0)
         migrate_buf_puts (&why, "the test has no dump flag, so its meaning"
                           " cannot be decided from the code; candidates: `if"
                           " (will_dump)' (work for the dumping run), `if"
@@ -227,8 +275,23 @@ guard_cond (struct guard *g, enum shape shape, int cfirst, int cend, int op,
   proj->sites[site].what = shape_what (shape, old);
   proj->sites[site].suggestion = migrate_buf_take (&why);
   migrate_claim (f, rfirst, rend - 1);
+  if (!certain)
+    /* The guard stays, but a `dumping' or `might_dump' in its test
+       still goes with its declaration or parameter, and the read of a
+       dropped `initialized' parameter is still reported: leave those to
+       rule_flags.c.  */
+    for (int i = cfirst; i < cend; i = migrate_next (f, i))
+      {
+        enum migrate_atom atom = migrate_rule_atom (f, i, NULL);
+        int func = f->toks[i].func;
+        if (atom == MIGRATE_A_WILL
+            || (atom == MIGRATE_A_INITIALIZED && func >= 0
+                && f->funcs[func].dropped_param >= 0))
+          f->claimed[i] = 0;
+      }
   free (old);
   free (now);
+  free (sigwhy);
 }
 
 static void
@@ -237,8 +300,9 @@ guard_other (struct guard *g, int c0, bool cannot)
   struct migrate_rulectx *ctx = g->ctx;
   struct migrate_file *f = ctx->f;
   const struct migrate_branch *b = &f->branches[f->groups[f->dirs[g->d0].group].first_branch];
-  int sig = -1;
-  bool unexec = migrate_unexec_signal (f, b->first, b->end - 1, &sig);
+  char *sigwhy = NULL;
+  bool unexec = migrate_unexec_signal (ctx->proj, f, b->first, b->end - 1, true,
+                                       NULL, &sigwhy);
   bool file_scope = c0 < f->ntoks && f->toks[c0].func < 0;
   bool has_else = f->groups[f->dirs[g->d0].group].nbranches > 1;
   char *what, *fix;
@@ -259,18 +323,13 @@ guard_other (struct guard *g, int c0, bool cannot)
                                 file_scope ? " at file scope" : "",
                                 has_else ? ", with an #else for builds that cannot" : "");
       if (unexec)
-        {
-          char *s = migrate_tok_text (f, sig);
-          fix = migrate_xasprintf ("it mentions unexec-only `%s'; the meaning"
-                                   " cannot be decided from the code;"
-                                   " candidates: %s", s, file_scope
-                                   ? "`#if DUMPER_WITH_UNEXEC'"
-                                   : "`if (will_dump_with_unexec)' (work for the"
-                                   " dumping run), `if (dumped_with_unexec)'"
-                                   " (only in a dumped executable), `#if"
-                                   " DUMPER_WITH_UNEXEC'");
-          free (s);
-        }
+        fix = migrate_xasprintf ("unexec-only machinery: %s; `#if"
+                                 " DUMPER_WITH_UNEXEC' (a pdumper build must"
+                                 " not compile it)%s", sigwhy, file_scope ? ""
+                                 : ", or at run time `if (will_dump_with_unexec)'"
+                                 " (work for the dumping run) or `if"
+                                 " (dumped_with_unexec)' (only in a dumped"
+                                 " executable)");
       else if (file_scope)
         fix = tool_xstrdup ("candidates: `#if DUMPER_WITH_UNEXEC ||"
                                " DUMPER_WITH_PDUMPER' (the exact build"
@@ -289,6 +348,7 @@ guard_other (struct guard *g, int c0, bool cannot)
   migrate_site_add (ctx->proj, ctx->file, f->dirs[g->d0].hash,
                     cannot ? MIGRATE_P_ONLY : MIGRATE_P_GUARD, MIGRATE_REVIEW,
                     what, fix);
+  free (sigwhy);
 }
 
 static void
@@ -314,7 +374,7 @@ guard_might_set (struct guard *g, int c0, int cl, int end)
   struct migrate_rulectx *ctx = g->ctx;
   struct migrate_file *f = ctx->f;
   if (!is (f, c0, "might_dump") || !is (f, migrate_next (f, c0), "=")
-      || migrate_shadowed (f, c0, "might_dump")
+      || migrate_shadowed (f, c0, "might_dump") || migrate_controlled_body (f, c0)
       || migrate_skip_statement (f, c0, end) != cl)
     return false;
   char *stmt = migrate_render (f, c0, cl + 1);

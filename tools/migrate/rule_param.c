@@ -122,15 +122,6 @@ struct index
   size_t mask;
 };
 
-static size_t
-hash_bytes (const char *s, size_t n)
-{
-  size_t h = (size_t) 14695981039346656037ULL;
-  for (size_t k = 0; k < n; k++)
-    h = (h ^ (unsigned char) s[k]) * (size_t) 1099511628211ULL;
-  return h;
-}
-
 static void
 index_build (struct index *ix, const struct candidate *cands, size_t n)
 {
@@ -143,7 +134,7 @@ index_build (struct index *ix, const struct candidate *cands, size_t n)
     ix->slots[k] = -1;
   for (size_t c = 0; c < n; c++)
     {
-      size_t h = hash_bytes (cands[c].name, strlen (cands[c].name)) & ix->mask;
+      size_t h = migrate_hash (cands[c].name, strlen (cands[c].name)) & ix->mask;
       while (ix->slots[h] >= 0)
         h = (h + 1) & ix->mask;
       ix->slots[h] = (int) c;
@@ -165,7 +156,7 @@ index_find (const struct index *ix, struct candidate *cands,
       len = strlen (spliced);
     }
   struct candidate *hit = NULL;
-  for (size_t h = hash_bytes (name, len) & ix->mask; ix->slots[h] >= 0;
+  for (size_t h = migrate_hash (name, len) & ix->mask; ix->slots[h] >= 0;
        h = (h + 1) & ix->mask)
     {
       struct candidate *c = &cands[ix->slots[h]];

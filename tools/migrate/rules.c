@@ -31,6 +31,8 @@ const char MIGRATE_P_PARAM[] = "flag-parameter";
 const char MIGRATE_P_PURIFY[] = "purify-flag";
 const char MIGRATE_P_COLLISION[] = "name-collision";
 const char MIGRATE_P_INCLUDE[] = "gflags-include";
+const char MIGRATE_P_LEFTOVER[] = "leftover";
+const char MIGRATE_P_MARKER[] = "review-marker";
 
 const struct migrate_pattern migrate_patterns[] = {
   { MIGRATE_P_GUARD, "#ifndef CANNOT_DUMP around a dump test or dump-only code" },
@@ -48,6 +50,8 @@ const struct migrate_pattern migrate_patterns[] = {
   { MIGRATE_P_PURIFY, "NILP (Vpurify_flag) used as a dump test" },
   { MIGRATE_P_COLLISION, "a name that collides with a gflags short name" },
   { MIGRATE_P_INCLUDE, "gflags names used without <dumper/gflags.h>" },
+  { MIGRATE_P_LEFTOVER, "something a rewrite would leave behind" },
+  { MIGRATE_P_MARKER, "a review marker left by --fix, not yet resolved" },
 };
 const int migrate_npatterns = sizeof migrate_patterns / sizeof migrate_patterns[0];
 
@@ -79,7 +83,47 @@ migrate_site_add (struct migrate_project *proj, int file, int tok,
   s->conf = conf;
   s->what = what;
   s->suggestion = suggestion;
+  s->held = false;
   return (int) proj->nsites++;
+}
+
+void
+migrate_site_demote (struct migrate_project *proj, size_t s, const char *why)
+{
+  struct migrate_site *site = &proj->sites[s];
+  if (site->conf == MIGRATE_REVIEW)
+    return;
+  site->conf = MIGRATE_REVIEW;
+  char *old = site->suggestion;
+  site->suggestion = migrate_xasprintf ("%s; review: %s", old ? old : "", why);
+  free (old);
+  size_t kept = 0;
+  for (size_t e = 0; e < proj->nedits; e++)
+    {
+      if (proj->edits[e].site == (int) s)
+        {
+          free (proj->edits[e].text);
+          continue;
+        }
+      proj->edits[kept++] = proj->edits[e];
+    }
+  proj->nedits = kept;
+}
+
+/* `might_dump' read or set at a review site still needs its
+   declaration: keep it (a deleted one would not compile).  */
+static void
+keep_needed_decls (struct migrate_project *proj)
+{
+  bool used = false;
+  for (size_t s = 0; s < proj->nsites && !used; s++)
+    used = proj->sites[s].conf == MIGRATE_REVIEW
+      && (proj->sites[s].pattern == MIGRATE_P_MIGHT_SET
+          || proj->sites[s].pattern == MIGRATE_P_MIGHT_USE);
+  for (size_t s = 0; s < proj->nsites && used; s++)
+    if (proj->sites[s].pattern == MIGRATE_P_MIGHT_DECL)
+      migrate_site_demote (proj, s, "`might_dump' is still used at a review"
+                           " site, which needs this declaration");
 }
 
 void
@@ -196,8 +240,8 @@ blank_before (const struct migrate_file *f, size_t pos)
 
 /* The start of a comment block that ends on the line just above the
    line starting at POS and begins its own line, or POS.  */
-static size_t
-attached_comment (const struct migrate_file *f, size_t pos)
+size_t
+migrate_attached_comment (const struct migrate_file *f, size_t pos)
 {
   if (pos == 0)
     return pos;
@@ -214,11 +258,30 @@ attached_comment (const struct migrate_file *f, size_t pos)
 }
 
 bool
+migrate_controlled_body (const struct migrate_file *f, int i)
+{
+  int p = migrate_prev (f, i);
+  if (p < 0)
+    return false;
+  if (migrate_tok_is (f, p, "else") || migrate_tok_is (f, p, "do"))
+    return true;
+  if (!migrate_tok_is (f, p, ")") || f->toks[p].match < 0)
+    return false;
+  int kw = migrate_prev (f, f->toks[p].match);
+  static const char *const controls[] = { "if", "while", "for", "switch", NULL };
+  return kw >= 0 && migrate_tok_in (f, kw, controls);
+}
+
+bool
 migrate_edit_delete_tokens (struct migrate_project *proj, int file,
                             int first, int last, int site)
 {
   const struct migrate_file *f = proj->files[file];
   size_t a = f->toks[first].start, b = f->toks[last].end;
+  /* Deleting the statement an `if' or a loop controls would make the
+     next statement its body.  */
+  if (migrate_controlled_body (f, first))
+    return false;
   if (!blank_before (f, a) || !rest_of_line_blank (f, b))
     {
       migrate_edit_add (proj, file, a, b, "", site);
@@ -254,7 +317,7 @@ migrate_edit_delete_tokens (struct migrate_project *proj, int file,
     if (migrate_is_code (f, i) && f->toks[i].start >= a && f->toks[i].start < b
         && (i < first || i > last))
       return false;
-  delete_whole_lines (proj, file, attached_comment (f, a), b, site);
+  delete_whole_lines (proj, file, migrate_attached_comment (f, a), b, site);
   return true;
 }
 
@@ -388,33 +451,6 @@ migrate_rule_atom (const struct migrate_file *f, int i, void *data)
 
 /* ------------------------------------------------------------------ */
 /* After the rules.  */
-
-/* Lines of F carrying a `dumper-migrate: keep' comment (NULL if none).  */
-static bool *
-keep_lines (const struct migrate_file *f)
-{
-  bool *keep = NULL;
-  static const char marker[] = "dumper-migrate: keep";
-  for (int c = 0; c < f->ncomments; c++)
-    {
-      size_t a = f->comments[c].start, b = f->comments[c].end;
-      bool hit = false;
-      for (size_t k = a; k + sizeof marker - 1 <= b && !hit; k++)
-        hit = memcmp (f->text + k, marker, sizeof marker - 1) == 0;
-      if (!hit)
-        continue;
-      if (!keep)
-        keep = tool_xcalloc ((size_t) f->nlines + 2, sizeof *keep);
-      /* The line the comment ends on, and the line after it.  */
-      unsigned line = 1;
-      for (size_t k = 0; k < b - 1 && k < f->len; k++)
-        line += f->text[k] == '\n';
-      keep[line] = true;
-      if (line + 1 <= f->nlines + 1)
-        keep[line + 1] = true;
-    }
-  return keep;
-}
 
 static bool
 selected (const char *pattern, const char *const *list)
@@ -697,6 +733,7 @@ migrate_analyse (struct migrate_project *proj, const char *const *selection)
       f->claimed = tool_xcalloc ((size_t) f->ntoks + 1, 1);
       f->uses_gflags_name = f->uses_mark = f->reads_initialized = -1;
     }
+  migrate_machinery_build (proj);
   migrate_rule_params (proj);
   int nfiles = proj->nfiles;
   for (int fi = 0; fi < nfiles; fi++)
@@ -709,10 +746,12 @@ migrate_analyse (struct migrate_project *proj, const char *const *selection)
       migrate_rule_flags (&ctx);
     }
 
+  migrate_markers_apply (proj);
+  keep_needed_decls (proj);
   bool *drop = tool_xcalloc (proj->nsites + 1, sizeof *drop);
   for (int fi = 0; fi < nfiles; fi++)
     {
-      bool *keep = keep_lines (proj->files[fi]);
+      bool *keep = migrate_keep_lines (proj->files[fi]);
       for (size_t s = 0; keep && s < proj->nsites; s++)
         if (proj->sites[s].file == fi && keep[proj->sites[s].line])
           drop[s] = true;
@@ -725,7 +764,12 @@ migrate_analyse (struct migrate_project *proj, const char *const *selection)
   free (drop);
 
   plan_includes (proj, selected (MIGRATE_P_INCLUDE, selection));
+  migrate_edits_normalize (proj);
+  if (selected (MIGRATE_P_LEFTOVER, selection))
+    migrate_leftovers (proj);
   sort_sites (proj);
+  migrate_edits_normalize (proj);
+  migrate_markers_plan (proj);
   migrate_edits_normalize (proj);
 }
 

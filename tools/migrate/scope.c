@@ -563,36 +563,3 @@ migrate_statement_of (const struct migrate_file *f, int i, int *first,
     }
   *last = k < f->ntoks ? k : i;
 }
-
-static const char *const unexec_words[] = {
-  "dump_tz_string", "dump_tz", "malloc_get_state", "malloc_set_state",
-  "DOUG_LEA_MALLOC", "HYBRID_MALLOC", "REL_ALLOC", "ADDR_NO_RANDOMIZE",
-  "disable_aslr", "disable_address_randomization", NULL
-};
-
-static bool
-unexec_word (const struct migrate_file *f, int i)
-{
-  char *text = migrate_tok_text (f, i);
-  bool hit = false;
-  for (int k = 0; unexec_words[k] && !hit; k++)
-    hit = strcmp (text, unexec_words[k]) == 0;
-  for (char *p = text; *p && !hit; p++)
-    hit = strncasecmp (p, "unexec", 6) == 0;
-  free (text);
-  return hit;
-}
-
-bool
-migrate_unexec_signal (const struct migrate_file *f, int first, int last,
-                       int *which)
-{
-  for (int i = first; i >= 0 && i <= last && i < f->ntoks; i = migrate_next (f, i))
-    if (f->toks[i].kind == MIGRATE_T_IDENT && unexec_word (f, i))
-      {
-        if (which)
-          *which = i;
-        return true;
-      }
-  return false;
-}

@@ -101,3 +101,13 @@ migrate_buf_free (struct migrate_buf *buf)
   buf->data = NULL;
   buf->len = buf->cap = 0;
 }
+
+size_t
+migrate_hash (const char *s, size_t n)
+{
+  /* FNV-1a.  */
+  size_t h = (size_t) 14695981039346656037ULL;
+  for (size_t k = 0; k < n; k++)
+    h = (h ^ (unsigned char) s[k]) * (size_t) 1099511628211ULL;
+  return h;
+}
