@@ -26,15 +26,15 @@ expect_status "--no-backup without --fix is a usage error" 64 "$MIGRATE" --no-ba
 expect_status "an unknown --rules id is a usage error" 64 "$MIGRATE" --rules=nope "$M/clean"
 expect_status "-I without a value is a usage error" 64 "$MIGRATE" "$M/clean" -I
 
-expect_status "a missing file exits 3" 3 "$MIGRATE" "$T/no-such.c"
+expect_status "a missing file exits 66" 66 "$MIGRATE" "$T/no-such.c"
 check "... and the message names it" \
   sh -c '"$0" "$1/no-such.c" 2>&1 | grep -q "^dumper-migrate: $1/no-such.c: No such file or directory$"' "$MIGRATE" "$T"
 printf 'int x;\0\n' > "$T/binary.c"
-expect_status "a file with NUL bytes exits 3" 3 "$MIGRATE" "$T/binary.c"
+expect_status "a file with NUL bytes exits 66" 66 "$MIGRATE" "$T/binary.c"
 check "... and the message names it" \
   sh -c '"$0" "$1/binary.c" 2>&1 | grep -q "binary.c: not a text file"' "$MIGRATE" "$T"
-expect_status "a device exits 3" 3 "$MIGRATE" /dev/null
-expect_status "a missing -I directory exits 3" 3 "$MIGRATE" -I "$T/nowhere" "$M/clean"
+expect_status "a device exits 66" 66 "$MIGRATE" /dev/null
+expect_status "a missing -I directory exits 66" 66 "$MIGRATE" -I "$T/nowhere" "$M/clean"
 
 # Nothing inside comments, strings, character constants, #if 0 or a
 # continued // comment is a site.
@@ -74,7 +74,7 @@ void g (void)
     f ();
 }
 SRC
-expect_status "--check exits 2 while a site remains" 2 "$MIGRATE" -q --check "$T/one.c"
+expect_status "--check exits 6 while a site remains" 6 "$MIGRATE" -q --check "$T/one.c"
 check "the site is reported as file:line:col: pattern" \
   sh -c '"$0" -q "$1/one.c" | grep -q "^$1/one.c:4:1: cannot-dump-guard: .* (certain)$"' "$MIGRATE" "$T"
 check "--rules keeps other patterns out" \
@@ -101,7 +101,7 @@ check "--no-backup writes no backup" test ! -e "$T/two.c.orig"
 # was, no temporary file and no backup, and exits 4.
 mkdir "$T/full"
 cp "$T/one.orig-copy" "$T/full/three.c"
-expect_status "--fix exits 4 when it cannot write" 4 \
+expect_status "--fix exits 73 when it cannot write" 73 \
   sh -c 'trap "" XFSZ; ulimit -f 0; "$0" -q --fix "$1" > /dev/null' "$MIGRATE" "$T/full/three.c"
 check "... and leaves the file untouched" cmp -s "$T/full/three.c" "$T/one.orig-copy"
 check "... with nothing else in its directory" \

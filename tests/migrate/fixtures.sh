@@ -89,7 +89,7 @@ else
   fail "no review sites left either"
 fi
 
-expect_status "--check fails while review sites remain" 2 \
+expect_status "--check fails while review sites remain" 6 \
   sh -c 'cd "$1" && "$0" -q --check fixtures' "$MIGRATE" "$T/fix"
 
 expect_status "--check passes on a migrated main" 0 \

@@ -8,6 +8,7 @@
       "sites": [{"file": ..., "line": ..., "column": ..., "pattern": ...,
                  "confidence": "certain"|"review", "what": ...,
                  "suggestion": ...}, ...],
+      "skipped": [{"path": ..., "reason": ...}, ...],
       "summary": {"certain": N, "review": N}}
 
    Strings are escaped per RFC 8259; bytes >= 0x80 pass through (the
@@ -57,8 +58,17 @@ migrate_report_json (FILE *out, const struct migrate_project *proj)
         fputs (", \"marker\": true", out);
       fputc ('}', out);
     }
+  fprintf (out, "%s],\n \"skipped\": [", proj->nsites ? "\n " : "");
+  for (int k = 0; k < proj->nskipped; k++)
+    {
+      fputs (k ? ",\n  {\"path\": " : "\n  {\"path\": ", out);
+      migrate_json_string (out, proj->skipped[k].path);
+      fputs (", \"reason\": ", out);
+      migrate_json_string (out, proj->skipped[k].why);
+      fputc ('}', out);
+    }
   fprintf (out, "%s],\n \"summary\": {\"certain\": %zu, \"review\": %zu}}\n",
-           proj->nsites ? "\n " : "",
+           proj->nskipped ? "\n " : "",
            migrate_count_sites (proj, MIGRATE_CERTAIN),
            migrate_count_sites (proj, MIGRATE_REVIEW));
 }

@@ -145,9 +145,15 @@ empty_groups (struct migrate_project *proj, int file, struct deletions *d)
         bool any = false;
         int site = -1;
         bool all = true;
-        for (int b = grp->first_branch; b < grp->first_branch + grp->nbranches; b++)
+        /* A group's arms are not consecutive in the branch array when
+           an arm holds a nested group.  */
+        int last_b = grp->first_branch;
+        for (int b = grp->first_branch; b < f->nbranches; b++)
           {
             const struct migrate_branch *br = &f->branches[b];
+            if (br->group != g)
+              continue;
+            last_b = b;
             int first = f->dirs[br->directive].end;
             while (first < f->ntoks && f->toks[first].directive == br->directive)
               first++;
@@ -177,8 +183,7 @@ empty_groups (struct migrate_project *proj, int file, struct deletions *d)
           }
         /* A last `#else' whose arm was emptied goes; an emptied first
            arm with a live #else would need the test inverted: report.  */
-        const struct migrate_branch *last = &f->branches[grp->first_branch
-                                                         + grp->nbranches - 1];
+        const struct migrate_branch *last = &f->branches[last_b];
         bool last_any = false, first_any = false;
         int s1 = -1, s0 = -1;
         int lfirst = f->dirs[last->directive].end;

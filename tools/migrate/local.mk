@@ -16,8 +16,8 @@ MIGRATE_OBJS = common/atomic.o tools/common/xalloc.o tools/migrate/util.o tools/
 BIN_PROGRAMS += tools/dumper-migrate
 MAN1 += doc/man/dumper-migrate.1
 
-tools/dumper-migrate: $(MIGRATE_OBJS) tools/migrate/main.o
-	$(CC) $(ALL_LDFLAGS) -o $@ $(MIGRATE_OBJS) tools/migrate/main.o
+tools/dumper-migrate: $(MIGRATE_OBJS) tools/migrate/main.o $(TOOL_CLI_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MIGRATE_OBJS) tools/migrate/main.o $(TOOL_CLI_OBJS)
 
 tools/migrate/main.o: config.h
 
@@ -25,7 +25,9 @@ MIGRATE_TESTS = tests/migrate/test_lex tests/migrate/test_rules \
 	tests/migrate/test_diff
 CHECK_PROGRAMS += $(MIGRATE_TESTS)
 CHECK_SCRIPTS += tests/migrate/cli.sh tests/migrate/fixtures.sh \
-	tests/migrate/compile.sh tests/migrate/cocci.sh
+	tests/migrate/compile.sh tests/migrate/cocci.sh \
+	tests/migrate/classes.sh tests/migrate/property.sh \
+	tests/migrate/meaning.sh
 
 tests/migrate/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) -I$(srcdir)/tools/migrate
 

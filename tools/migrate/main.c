@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include "migrate.h"
+#include "tools/common/cli.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -25,10 +26,10 @@ usage (FILE *out)
          "conditionals, `initialized' as a dump test, might_dump, a `dumping'\n"
          "local, NILP (Vpurify_flag), flag parameters) in C files and rewrite\n"
          "the unambiguous ones into the gflags vocabulary of <dumper/gflags.h>.\n"
-         "Directories are walked for *.c and *.h.\n"
+         "Directories are walked for every C-family file (C, Objective-C, C++).\n"
          "\n"
          "Modes (default: print the report):\n"
-         "      --check          print the report; exit 2 while any site or review\n"
+         "      --check          print the report; exit 6 while any site or review\n"
          "                       item remains\n"
          "      --diff           print a unified diff of the certain rewrites\n"
          "      --fix            apply the certain rewrites in place (atomically,\n"
@@ -46,24 +47,15 @@ usage (FILE *out)
          "Each site is printed as FILE:LINE:COL: PATTERN: WHAT; SUGGESTION\n"
          "(certain|review).  A comment containing `dumper-migrate: keep' on\n"
          "the line of a site, or on the line above, suppresses it.\n"
-         "Exit status: 0 done, 2 sites remain (--check), 3 unreadable input,\n"
-         "4 a file could not be written, 5 out of memory, 64 usage error.\n",
+         "Exit status: 0 done, 6 sites remain (--check), 64 usage error,\n"
+         "66 unreadable input, 71 out of memory, 73 a file could not be written.\n",
          out);
 }
 
-/* Print "dumper-migrate: WHAT[ `ARG']; try --help" and exit 64, the
-   usage status of every tool.  (The shared command-line module of
-   issue 14 had not landed when this was written; when it does, this
-   function is what it replaces.)  */
-static _Noreturn void
-usage_error (const char *what, const char *arg)
-{
-  fprintf (stderr, "dumper-migrate: %s%s%s%s; try --help\n", what,
-           arg ? " `" : "", arg ? arg : "", arg ? "'" : "");
-  exit (MIGRATE_EXIT_USAGE);
-}
+static struct tool_cli cli = { "dumper-migrate", usage, 0 };
 
-/* Split LIST at commas into a NULL-terminated array of known ids.  */
+/* Split LIST at commas into a NULL-terminated array of known ids; NULL
+   (reported) when one is unknown.  */
 static char **
 parse_rules (const char *list)
 {
@@ -80,9 +72,13 @@ parse_rules (const char *list)
       char *id = tool_xstrndup (p, len);
       if (!migrate_pattern_find (id))
         {
-          fprintf (stderr, "dumper-migrate: unknown pattern `%s' in --rules;"
-                   " try --list-rules\n", id);
-          exit (MIGRATE_EXIT_USAGE);
+          tool_usage_error (&cli, "unknown pattern `%s' in --rules (see"
+                            " --list-rules)", id);
+          for (size_t k = 0; k < n; k++)
+            free (ids[k]);
+          free (ids);
+          free (id);
+          return NULL;
         }
       ids[n++] = id;
       if (!comma)
@@ -172,8 +168,6 @@ main (int argc, char **argv)
     { "list-rules", no_argument, NULL, OPT_LIST },
     { "include-dir", required_argument, NULL, 'I' },
     { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
   };
   enum mode mode = MODE_REPORT;
@@ -184,8 +178,9 @@ main (int argc, char **argv)
   migrate_project_init (&proj);
   size_t dirs_cap = 0;
   int c;
-  opterr = 0;
-  while ((c = getopt_long (argc, argv, ":I:qhV", options, NULL)) != -1)
+  int status = MIGRATE_EXIT_OK;
+  bool stop = false;
+  while (!stop && (c = tool_cli_getopt (&cli, argc, argv, "I:q", options)) != -1)
     switch (c)
       {
       case OPT_CHECK: mode = MODE_CHECK; modes++; break;
@@ -195,42 +190,47 @@ main (int argc, char **argv)
       case OPT_NO_BACKUP: backup = false; break;
       case OPT_RULES:
         if (rules)
-          usage_error ("--rules given twice", NULL);
-        rules = parse_rules (optarg);
+          status = tool_usage_error (&cli, "--rules given twice");
+        else if (!(rules = parse_rules (optarg)))
+          status = MIGRATE_EXIT_USAGE;
+        stop = status != MIGRATE_EXIT_OK;
         break;
       case OPT_LIST:
         for (int k = 0; k < migrate_npatterns; k++)
           printf ("%-18s %s\n", migrate_patterns[k].id, migrate_patterns[k].summary);
-        return MIGRATE_EXIT_OK;
+        stop = true;
+        break;
       case 'I':
         migrate_grow (&proj.include_dirs, &dirs_cap,
                       (size_t) proj.ninclude_dirs + 1, sizeof *proj.include_dirs);
         proj.include_dirs[proj.ninclude_dirs++] = tool_xstrdup (optarg);
         break;
       case 'q': quiet = true; break;
-      case 'h': usage (stdout); return MIGRATE_EXIT_OK;
-      case 'V':
-        printf ("dumper-migrate (dumper) %s\n", PACKAGE_VERSION);
-        return MIGRATE_EXIT_OK;
-      case ':':
-        usage_error ("missing argument to", argv[optind - 1]);
-      default:
-        {
-          char shortopt[3] = { '-', (char) optopt, 0 };
-          char *name = optopt ? tool_xstrdup (shortopt)
-            : tool_xstrdup (argv[optind - 1]);
-          name[strcspn (name, "=")] = 0;
-          usage_error ("unknown option", name);
-        }
+      default:                  /* TOOL_CLI_EXIT: --help, --version, a mistake */
+        status = cli.status;
+        stop = true;
+        break;
       }
-  if (modes > 1)
-    usage_error ("--check, --diff and --fix exclude each other", NULL);
-  if (json && mode == MODE_DIFF)
-    usage_error ("--json does not apply to --diff", NULL);
-  if (!backup && mode != MODE_FIX)
-    usage_error ("--no-backup only applies to --fix", NULL);
-  if (optind >= argc)
-    usage_error ("no file or directory given", NULL);
+  if (!stop)
+    {
+      if (modes > 1)
+        status = tool_usage_error (&cli, "--check, --diff and --fix exclude each other");
+      else if (json && mode == MODE_DIFF)
+        status = tool_usage_error (&cli, "--json does not apply to --diff");
+      else if (!backup && mode != MODE_FIX)
+        status = tool_usage_error (&cli, "--no-backup only applies to --fix");
+      else if (optind >= argc)
+        status = tool_usage_error (&cli, "no file or directory given");
+      stop = status != MIGRATE_EXIT_OK;
+    }
+  if (stop)
+    {
+      for (int k = 0; rules && rules[k]; k++)
+        free (rules[k]);
+      free (rules);
+      migrate_project_free (&proj);
+      return status;
+    }
 
   bool ok = true;
   for (int k = 0; k < proj.ninclude_dirs; k++)
@@ -245,7 +245,6 @@ main (int argc, char **argv)
     }
   for (int k = optind; k < argc; k++)
     ok = migrate_project_add_path (&proj, argv[k]) && ok;
-  int status = MIGRATE_EXIT_OK;
   if (!ok)
     status = MIGRATE_EXIT_INPUT;
   else

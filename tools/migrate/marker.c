@@ -96,15 +96,32 @@ collect (const struct migrate_file *f, struct review_marker **out)
       size_t p = at + sizeof review_word - 1, end = f->comments[c].end;
       while (p < end && (f->text[p] == ' ' || f->text[p] == '\t'))
         p++;
-      size_t q = p;
-      while (q < end && (f->text[q] == '-' || f->text[q] == '_'
-                         || (f->text[q] >= 'a' && f->text[q] <= 'z')))
-        q++;
-      migrate_grow (&list, &cap, n + 1, sizeof *list);
-      list[n].comment = c;
-      list[n].line = line_of (f, f->comments[c].end - 1);
-      list[n].pattern = tool_xstrndup (f->text + p, q - p);
-      list[n++].matched = false;
+      /* One entry per pattern id named (at least one, maybe "").  */
+      bool first = true;
+      for (;;)
+        {
+          size_t q = p;
+          while (q < end && (f->text[q] == '-' || f->text[q] == '_'
+                             || (f->text[q] >= 'a' && f->text[q] <= 'z')))
+            q++;
+          if (q == p && !first)
+            break;
+          char *id = tool_xstrndup (f->text + p, q - p);
+          if (!first && !migrate_pattern_find (id))
+            {
+              free (id);
+              break;
+            }
+          migrate_grow (&list, &cap, n + 1, sizeof *list);
+          list[n].comment = c;
+          list[n].line = line_of (f, f->comments[c].end - 1);
+          list[n].pattern = id;
+          list[n++].matched = false;
+          first = false;
+          p = q;
+          while (p < end && f->text[p] == ' ')
+            p++;
+        }
     }
   *out = list;
   return n;
@@ -147,7 +164,10 @@ migrate_markers_apply (struct migrate_project *proj)
             if (site->line == marks[m].line || site->line == marks[m].line + 1)
               {
                 hold (proj, (size_t) s);
-                marks[m].matched = true;
+                /* Each pattern the marker names needs its own site.  */
+                if (strcmp (site->pattern, marks[m].pattern) == 0
+                    || !migrate_pattern_find (marks[m].pattern))
+                  marks[m].matched = true;
               }
           }
       for (size_t m = 0; m < n; m++)

@@ -47,19 +47,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/common/status.h"
 #include "tools/common/xalloc.h"
 
 /* ------------------------------------------------------------------ */
-/* Exit statuses of the program (documented in dumper-migrate.1).  */
+/* Exit statuses of the program (documented in dumper-migrate.1), from
+   the one table of every tool (tools/common/status.h).  */
 
 enum
 {
-  MIGRATE_EXIT_OK = 0,        /* done; with --check: no legacy site left */
-  MIGRATE_EXIT_SITES = 2,     /* --check: legacy sites or review items remain */
-  MIGRATE_EXIT_USAGE = 64,    /* bad command line (as every tool: never 1) */
-  MIGRATE_EXIT_INPUT = 3,     /* a path is missing, unreadable or not C */
-  MIGRATE_EXIT_WRITE = 4,     /* --fix could not write a file or backup */
-  MIGRATE_EXIT_INTERNAL = 5   /* out of memory */
+  MIGRATE_EXIT_OK = TOOL_EXIT_OK,             /* done; --check: nothing left */
+  MIGRATE_EXIT_SITES = TOOL_EXIT_SITES_REMAIN, /* --check: sites or review items remain */
+  MIGRATE_EXIT_USAGE = TOOL_EXIT_USAGE,       /* bad command line */
+  MIGRATE_EXIT_INPUT = TOOL_EXIT_NOINPUT,     /* a path is missing, unreadable or not C */
+  MIGRATE_EXIT_WRITE = TOOL_EXIT_CANTCREAT,   /* --fix could not write a file or backup */
+  MIGRATE_EXIT_INTERNAL = TOOL_EXIT_OSERR     /* out of memory */
 };
 
 /* ------------------------------------------------------------------ */
@@ -175,7 +177,9 @@ struct migrate_branch
 
 struct migrate_group
 {
-  int first_branch, nbranches;   /* consecutive in the branch array */
+  int first_branch, nbranches;   /* in the branch array from first_branch
+                                     on, in order, but with the branches of
+                                     nested groups between them */
   int endif;                      /* directive, or -1 if unterminated */
   int parent;                     /* enclosing branch, or -1 */
 };
@@ -238,6 +242,13 @@ struct migrate_file
 struct migrate_site;
 struct migrate_edit;
 
+/* A file a directory walk did not read, and why (a static string).  */
+struct migrate_skipped
+{
+  char *path;
+  const char *why;
+};
+
 struct migrate_project
 {
   struct migrate_file **files;
@@ -253,6 +264,9 @@ struct migrate_project
   struct migrate_edit *edits;
   size_t nedits, edits_cap;
   struct migrate_machinery *machinery;   /* machinery.c */
+  struct migrate_skipped *skipped;       /* what a directory walk did not read */
+  int nskipped;
+  size_t skipped_cap;
 };
 
 /* ------------------------------------------------------------------ */
@@ -413,8 +427,10 @@ void migrate_file_free (struct migrate_file *f);
    conditionals, scope.  */
 struct migrate_file *migrate_file_new (const char *path, char *text,
                                        size_t len, bool in_paths);
-/* Add PATH: a file, or a directory walked recursively for *.c and *.h
-   (hidden entries, symlinks and *.orig skipped; entries sorted).  On
+/* Add PATH: a file, or a directory walked recursively for every
+   C-family file (C, Objective-C, C++ sources and headers; hidden
+   entries, symlinks and *.orig skipped and listed in PROJ->skipped with
+   C-like files the tool does not read; entries sorted).  On
    error prints "dumper-migrate: PATH: reason" and returns false.  */
 bool migrate_project_add_path (struct migrate_project *proj, const char *path);
 /* Add an already-read file.  Returns its index.  */
@@ -527,6 +543,21 @@ int migrate_argv_dumping (const struct migrate_file *f, int func);
 /* Token I is an assignment target: `NAME = ...', `NAME += ...',
    `NAME++', `++NAME'.  */
 bool migrate_is_assigned (const struct migrate_file *f, int i);
+
+/* What a `NILP (Vpurify_flag)' test at token NILP means (rule_flags.c).
+   *WHY (malloc'd, or NULL) says why.  */
+enum migrate_purify
+{
+  MIGRATE_PURIFY_VALUE,       /* the flag as a value: passed, stored, compared */
+  MIGRATE_PURIFY_PURECOPY,    /* guards a purecopy-style copy: purecopy mode */
+  MIGRATE_PURIFY_BOOTSTRAP,   /* an autoload/require guard: needs a bootstrap exception */
+  MIGRATE_PURIFY_DUMP,        /* gates work that exists because a dump follows */
+  MIGRATE_PURIFY_DUMP_UNEXEC, /* ... unexec-only machinery */
+  MIGRATE_PURIFY_UNKNOWN      /* a test the code does not explain */
+};
+enum migrate_purify migrate_purify_kind (const struct migrate_project *proj,
+                                         const struct migrate_file *f, int nilp,
+                                         char **why);
 
 void migrate_rule_params (struct migrate_project *proj);
 void migrate_rule_guards (struct migrate_rulectx *ctx);

@@ -53,6 +53,9 @@ migrate_project_free (struct migrate_project *proj)
   for (int i = 0; i < proj->ninclude_dirs; i++)
     free (proj->include_dirs[i]);
   free (proj->include_dirs);
+  for (int i = 0; i < proj->nskipped; i++)
+    free (proj->skipped[i].path);
+  free (proj->skipped);
   migrate_machinery_free (proj->machinery);
   for (size_t i = 0; i < proj->nsites; i++)
     {
@@ -164,11 +167,47 @@ load (struct migrate_project *proj, const char *path, bool in_paths,
   return migrate_project_add_file (proj, f);
 }
 
+
 static bool
 has_suffix (const char *s, const char *suffix)
 {
   size_t n = strlen (s), m = strlen (suffix);
   return n >= m && strcmp (s + n - m, suffix) == 0;
+}
+
+/* File names the walk reads: every C-family source and header (C,
+   Objective-C, C++), since any of them may declare `initialized' next
+   to <dumper/gflags.h>.  */
+static const char *const c_family[] = {
+  ".c", ".h", ".m", ".mm", ".cc", ".cp", ".cpp", ".cxx", ".c++", ".C",
+  ".hh", ".hpp", ".hxx", ".h++", ".H", ".inc", NULL
+};
+/* Names that hold C-like text the tool does not read, and why.  */
+static const char *const not_read[][2] = {
+  { ".y", "yacc grammar, not C: migrate its C by hand" },
+  { ".l", "lex source, not C: migrate its C by hand" },
+  { ".in", "a template (configure input), not C" },
+  { ".def", "a macro table, not C" },
+  { ".s", "assembly" }, { ".S", "assembly" },
+  { NULL, NULL }
+};
+
+static bool
+c_family_name (const char *name)
+{
+  for (int k = 0; c_family[k]; k++)
+    if (has_suffix (name, c_family[k]))
+      return true;
+  return false;
+}
+
+static void
+skip (struct migrate_project *proj, const char *path, const char *why)
+{
+  migrate_grow (&proj->skipped, &proj->skipped_cap, (size_t) proj->nskipped + 1,
+                sizeof *proj->skipped);
+  proj->skipped[proj->nskipped].path = tool_xstrdup (path);
+  proj->skipped[proj->nskipped++].why = why;
 }
 
 static int
@@ -204,7 +243,15 @@ walk (struct migrate_project *proj, const char *dir)
   while ((e = readdir (d)))
     {
       if (e->d_name[0] == '.')
-        continue;
+        {
+          if (c_family_name (e->d_name))
+            {
+              char *hidden = join (dir, e->d_name);
+              skip (proj, hidden, "hidden");
+              free (hidden);
+            }
+          continue;
+        }
       migrate_grow (&names, &cap, count + 1, sizeof *names);
       names[count++] = tool_xstrdup (e->d_name);
     }
@@ -219,8 +266,26 @@ walk (struct migrate_project *proj, const char *dir)
         ok = error_at (path, strerror (errno)) && ok;
       else if (S_ISDIR (st.st_mode))
         ok = walk (proj, path) && ok;
-      else if (S_ISREG (st.st_mode)
-               && (has_suffix (names[i], ".c") || has_suffix (names[i], ".h")))
+      else if (S_ISLNK (st.st_mode) && c_family_name (names[i]))
+        skip (proj, path, "symbolic link (the file it names is read where"
+              " the walk meets it)");
+      else if (S_ISREG (st.st_mode) && has_suffix (names[i], ".orig"))
+        {
+          char *base = tool_xstrndup (names[i], strlen (names[i]) - 5);
+          if (c_family_name (base))
+            skip (proj, path, "backup written by --fix");
+          free (base);
+        }
+      else if (S_ISREG (st.st_mode) && !c_family_name (names[i]))
+        {
+          for (int k = 0; not_read[k][0]; k++)
+            if (has_suffix (names[i], not_read[k][0]))
+              {
+                skip (proj, path, not_read[k][1]);
+                break;
+              }
+        }
+      else if (S_ISREG (st.st_mode))
         {
           const char *why = NULL;
           if (load (proj, path, true, &why) < 0)

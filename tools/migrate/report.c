@@ -28,4 +28,7 @@ migrate_report_text (FILE *out, const struct migrate_project *proj)
                site->suggestion ? site->suggestion : "",
                confidence_name (site->conf));
     }
+  for (int k = 0; k < proj->nskipped; k++)
+    fprintf (out, "%s: skipped: %s\n", proj->skipped[k].path,
+             proj->skipped[k].why);
 }

@@ -18,6 +18,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static bool
 is (const struct migrate_file *f, int i, const char *s)
@@ -206,8 +207,13 @@ on_initialized (struct migrate_rulectx *ctx, int i)
     }
   if (migrate_is_declarator (f, i))
     {
+      /* A parameter the flag-parameter rule does not drop keeps its
+         name, which the gflags macro would expand.  */
       if (in_param_list (f, i))
-        return;
+        {
+          collision (ctx, i, "parameter");
+          return;
+        }
       if (f->toks[i].func < 0 && f->toks[i].open < 0)
         legacy_decl (ctx, i, MIGRATE_P_INIT_DECL,
                      "delete it: <dumper/gflags.h> defines `initialized', set"
@@ -271,15 +277,18 @@ on_initialized (struct migrate_rulectx *ctx, int i)
   char *sigwhy = NULL;
   if (migrate_unexec_signal (ctx->proj, f, s0, s1, false, NULL, &sigwhy))
     {
+      bool negated = is (f, migrate_prev (f, i), "!");
       migrate_site_add (ctx->proj, ctx->file, i, MIGRATE_P_INIT_TEST,
                         MIGRATE_REVIEW,
                         migrate_xasprintf ("`initialized' read in `%s'", text),
                         migrate_xasprintf ("it guards unexec-only machinery"
-                                           " (%s): write `dumped_with_unexec'"
-                                           " (`!initialized': `will_dump_with_unexec'),"
-                                           " never the gflags `initialized',"
-                                           " which is true after a pdump load"
-                                           " too", sigwhy));
+                                           " (%s): write %s, never the gflags"
+                                           " `initialized', which is true after"
+                                           " a pdump load too", sigwhy, negated
+                                           ? "`will_dump_with_unexec' (work for"
+                                           " the dumping run) for `!initialized'"
+                                           : "`dumped_with_unexec' (only in a"
+                                           " dumped unexec executable)"));
       free (sigwhy);
       free (text);
       return;
@@ -454,6 +463,114 @@ on_dumping (struct migrate_rulectx *ctx, int i)
                 param || calls_startup (f, func));
 }
 
+/* Whether the comments in bytes [A, B) of F mention dumping.  */
+static bool
+comments_say_dump (const struct migrate_file *f, size_t a, size_t b)
+{
+  for (int c = 0; c < f->ncomments; c++)
+    if (f->comments[c].start >= a && f->comments[c].end <= b)
+      for (size_t k = f->comments[c].start; k + 4 <= f->comments[c].end; k++)
+        if (strncasecmp (f->text + k, "dump", 4) == 0)
+          return true;
+  return false;
+}
+
+/* Some identifier in code tokens [FIRST, LAST] contains one of WORDS
+   (any case); sets *WHICH.  */
+static bool
+mentions_word (const struct migrate_file *f, int first, int last,
+               const char *const *words, int *which)
+{
+  for (int j = first; j >= 0 && j <= last && j < f->ntoks; j = migrate_next (f, j))
+    if (f->toks[j].kind == MIGRATE_T_IDENT)
+      {
+        char *t = migrate_tok_text (f, j);
+        bool hit = false;
+        for (int k = 0; words[k] && !hit; k++)
+          for (char *q = t; *q && !hit; q++)
+            hit = strncasecmp (q, words[k], strlen (words[k])) == 0;
+        free (t);
+        if (hit)
+          {
+            *which = j;
+            return true;
+          }
+      }
+  return false;
+}
+
+enum migrate_purify
+migrate_purify_kind (const struct migrate_project *proj,
+                     const struct migrate_file *f, int nilp, char **why)
+{
+  *why = NULL;
+  int p = migrate_prev (f, nilp);
+  int start = is (f, p, "!") ? p : nilp;
+  int close = f->toks[migrate_next (f, nilp)].match;
+  int s0, s1;
+  migrate_statement_of (f, nilp, &s0, &s1);
+  int open = migrate_next (f, s0);
+  /* A test: in the condition of an if / while, joined only by `!',
+     `&&', `||' and grouping parentheses.  Anything else uses the flag
+     as a value: passed on, stored, compared, returned.  */
+  if (!(is (f, s0, "if") || is (f, s0, "while")) || !is (f, open, "(")
+      || f->toks[open].match < close)
+    return MIGRATE_PURIFY_VALUE;
+  int before = migrate_prev (f, start), after = migrate_next (f, close);
+  static const char *const joins[] = { "&&", "||", "!", "(", NULL };
+  static const char *const ends[] = { "&&", "||", ")", NULL };
+  if (!migrate_tok_in (f, before, joins) || !migrate_tok_in (f, after, ends))
+    return MIGRATE_PURIFY_VALUE;
+  for (int k = open + 1; k < start; k = migrate_next (f, k))
+    if (is (f, k, "(") && f->toks[k].match > close
+        && f->toks[migrate_prev (f, k)].kind == MIGRATE_T_IDENT)
+      return MIGRATE_PURIFY_VALUE;         /* an argument of a call */
+  int body = migrate_next (f, f->toks[open].match);
+  int which = -1;
+  static const char *const pure_words[] = { "purecopy", "make_pure", "pure_", NULL };
+  static const char *const boot_words[] = { "autoload", "require", "bootstrap", NULL };
+  if (mentions_word (f, body, s1, pure_words, &which))
+    {
+      char *t = migrate_tok_text (f, which);
+      *why = migrate_xasprintf ("it guards `%s', a purecopy-style copy", t);
+      free (t);
+      return MIGRATE_PURIFY_PURECOPY;
+    }
+  if (mentions_word (f, s0, s1, boot_words, &which))
+    {
+      char *t = migrate_tok_text (f, which);
+      *why = migrate_xasprintf ("it guards `%s' during loadup: a bootstrap dump"
+                                " loads with Vpurify_flag set too and must keep"
+                                " this behaviour, so the dump-time test needs a"
+                                " bootstrap exception (the host's own test, as"
+                                " `will_dump && !bootstrapping'); no gflags"
+                                " predicate alone keeps it", t);
+      free (t);
+      return MIGRATE_PURIFY_BOOTSTRAP;
+    }
+  char *sigwhy = NULL;
+  if (migrate_unexec_signal (proj, f, body, s1, false, NULL, &sigwhy))
+    {
+      *why = migrate_xasprintf ("it gates unexec-only machinery (%s)", sigwhy);
+      free (sigwhy);
+      return MIGRATE_PURIFY_DUMP_UNEXEC;
+    }
+  size_t a = migrate_attached_comment (f, f->line_start[f->toks[s0].line - 1]);
+  if (mentions_word (f, body, s1, (const char *const[]) { "dump", NULL }, &which))
+    {
+      char *t = migrate_tok_text (f, which);
+      *why = migrate_xasprintf ("it gates `%s', work for the dump", t);
+      free (t);
+      return MIGRATE_PURIFY_DUMP;
+    }
+  if (comments_say_dump (f, a, f->toks[s1].end))
+    {
+      *why = tool_xstrdup ("its comments say the work is for the dump");
+      return MIGRATE_PURIFY_DUMP;
+    }
+  return MIGRATE_PURIFY_UNKNOWN;
+}
+
 static void
 on_purify (struct migrate_rulectx *ctx, int i)
 {
@@ -463,17 +580,40 @@ on_purify (struct migrate_rulectx *ctx, int i)
   int p = migrate_prev (f, i);
   bool negated = is (f, p, "!");
   int close = f->toks[migrate_next (f, i)].match;
+  char *why = NULL;
+  enum migrate_purify kind = migrate_purify_kind (ctx->proj, f, i, &why);
+  migrate_claim (f, negated ? p : i, close);
+  /* A value, or purecopy mode: not a dump test, not a site.  */
+  if (kind == MIGRATE_PURIFY_VALUE || kind == MIGRATE_PURIFY_PURECOPY)
+    {
+      free (why);
+      return;
+    }
   char *text = migrate_render (f, negated ? p : i, close + 1);
+  const char *pred = kind == MIGRATE_PURIFY_DUMP_UNEXEC
+    ? (negated ? "will_dump_with_unexec" : "!will_dump_with_unexec")
+    : (negated ? "will_dump" : "!will_dump");
+  char *fix;
+  if (kind == MIGRATE_PURIFY_DUMP || kind == MIGRATE_PURIFY_DUMP_UNEXEC)
+    fix = migrate_xasprintf ("`%s': %s; review: Vpurify_flag is also set during"
+                             " loadup in runs that do not dump", pred, why);
+  else if (kind == MIGRATE_PURIFY_BOOTSTRAP)
+    fix = migrate_xasprintf ("no predicate: %s", why);
+  else
+    fix = tool_xstrdup ("no predicate: the code does not say whether this"
+                        " means `purecopy mode' (then mark it `dumper-migrate:"
+                        " keep') or gates work done only because a dump"
+                        " follows (then `will_dump')");
   migrate_site_add (ctx->proj, ctx->file, negated ? p : i, MIGRATE_P_PURIFY,
                     MIGRATE_REVIEW,
-                    migrate_xasprintf ("`%s' used as %s", text,
-                                       negated ? "`about to dump'" : "`not dumping'"),
-                    migrate_xasprintf ("`%s'; review: Vpurify_flag is also set"
-                                       " during loadup in runs that do not dump,"
-                                       " where it means `purecopy'",
-                                       negated ? "will_dump" : "!will_dump"));
+                    migrate_xasprintf ("`%s' tests purify-flag%s", text,
+                                       kind == MIGRATE_PURIFY_DUMP
+                                       || kind == MIGRATE_PURIFY_DUMP_UNEXEC
+                                       ? (negated ? " as `about to dump'"
+                                          : " as `not dumping'") : ""),
+                    fix);
+  free (why);
   free (text);
-  migrate_claim (f, negated ? p : i, close);
 }
 
 void
@@ -495,10 +635,18 @@ migrate_rule_flags (struct migrate_rulectx *ctx)
             {
               if (short_name && !f->claimed[i])
                 collision (ctx, i, migrate_is_member (f, i) ? "member"
-                           : f->toks[i].func >= 0 ? "local" : "declaration");
+                           : in_param_list (f, i) ? "parameter"
+                           : f->toks[i].func >= 0 ? "local"
+                           : f->toks[i].open >= 0 ? "member" : "declaration");
             }
           else if (f->uses_gflags_name < 0)
-            f->uses_gflags_name = i;
+            {
+              /* A parameter or local of that name is not the flag.  */
+              char *name = migrate_tok_text (f, i);
+              if (!migrate_shadowed (f, i, name))
+                f->uses_gflags_name = i;
+              free (name);
+            }
         }
       if (f->claimed[i])
         continue;

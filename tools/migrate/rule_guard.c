@@ -245,9 +245,33 @@ guard_cond (struct guard *g, enum shape shape, int cfirst, int cend, int op,
                           " in a dumped program), `#if DUMPER_WITH_UNEXEC ||"
                           " DUMPER_WITH_PDUMPER' (the exact build condition)");
       else if (ev.purify)
-        migrate_buf_puts (&why, "; review: Vpurify_flag is also set by runs that"
-                          " do not dump (it means `purecopy'), so check that"
-                          " the test really means `about to dump'");
+        {
+          char *pwhy = NULL;
+          enum migrate_purify kind = MIGRATE_PURIFY_UNKNOWN;
+          for (int i = cfirst; i < cend; i = migrate_next (f, i))
+            if (migrate_rule_atom (f, i, NULL) == MIGRATE_A_PURIFY)
+              {
+                kind = migrate_purify_kind (proj, f, i, &pwhy);
+                break;
+              }
+          if (kind == MIGRATE_PURIFY_DUMP || kind == MIGRATE_PURIFY_DUMP_UNEXEC)
+            migrate_buf_printf (&why, "; review: %s, but Vpurify_flag is also"
+                                " set by runs that do not dump", pwhy);
+          else
+            {
+              /* Offer no predicate: the rewrite above was only a guess.  */
+              why.len = 0;
+              migrate_buf_printf (&why, "the test is on Vpurify_flag (%s): not"
+                                  " a dump test by itself; keep the test and"
+                                  " choose the guard: `#if DUMPER_WITH_UNEXEC ||"
+                                  " DUMPER_WITH_PDUMPER' (the exact build"
+                                  " condition), or none if the code is right in"
+                                  " every build", pwhy ? pwhy
+                                  : "the code does not say whether it means"
+                                  " purecopy mode or `about to dump'");
+            }
+          free (pwhy);
+        }
       else if (ev.complex)
         migrate_buf_puts (&why, "a flag is part of a larger expression, so the"
                           " tool cannot prove a rewrite; rewrite by hand"
@@ -420,10 +444,15 @@ guard_not_cannot (struct guard g, const struct migrate_group *grp,
   int c0 = first_code_in (f, a, e), cl = last_code_in (f, a, e);
   bool nested = nested_directive (f, a, e);
 
-  if (grp->nbranches == 2
-      && f->dirs[f->branches[grp->first_branch + 1].directive].kind == MIGRATE_D_ELSE)
+  /* The second arm: not the next branch when the first holds a nested
+     group.  */
+  int second = grp->first_branch + 1;
+  while (second < f->nbranches && f->branches[second].group != b0->group)
+    second++;
+  if (grp->nbranches == 2 && second < f->nbranches
+      && f->dirs[f->branches[second].directive].kind == MIGRATE_D_ELSE)
     {
-      const struct migrate_branch *b1 = &f->branches[grp->first_branch + 1];
+      const struct migrate_branch *b1 = &f->branches[second];
       if (!nested && c0 < e && is (f, c0, "(") && f->toks[c0].match == cl
           && constant_false (f, b1->first, b1->end))
         {
@@ -493,15 +522,57 @@ guard_not_cannot (struct guard g, const struct migrate_group *grp,
   guard_other (&g, c0, false);
 }
 
-/* #ifdef CANNOT_DUMP: only an empty one is certain.  */
+/* The only thing in branch B is `#define FLAG ...' for a legacy flag
+   (might_dump, initialized); returns that directive, or -1.  */
+static int
+legacy_define_only (const struct migrate_file *f, const struct migrate_branch *b)
+{
+  static const char *const legacy[] = { "might_dump", "initialized", NULL };
+  int found = -1;
+  for (int i = b->first; i < b->end; i++)
+    {
+      int d = f->toks[i].directive;
+      if (d < 0)
+        return -1;                      /* code */
+      if (i != f->dirs[d].hash || d == b->directive)
+        continue;
+      if (found >= 0 || f->dirs[d].kind != MIGRATE_D_DEFINE
+          || f->dirs[d].first >= f->dirs[d].end
+          || !migrate_tok_in (f, f->dirs[d].first, legacy))
+        return -1;
+      found = d;
+    }
+  return found;
+}
+
+/* #ifdef CANNOT_DUMP: an empty one, or one that only defines a legacy
+   flag for builds that cannot dump, is deleted; anything else is
+   review.  */
 static void
 guard_cannot (struct guard g, const struct migrate_group *grp,
               const struct migrate_branch *b0)
 {
   struct migrate_file *f = g.ctx->f;
   int c0 = first_code_in (f, b0->first, b0->end);
-  if (grp->nbranches == 1 && c0 >= b0->end)
+  int def = grp->nbranches == 1 ? legacy_define_only (f, b0) : -1;
+  if (grp->nbranches == 1 && c0 >= b0->end && def < 0)
     guard_empty (&g, true);
+  else if (def >= 0)
+    {
+      char *text = directive_text (f, def);
+      int site = migrate_site_add
+        (g.ctx->proj, g.ctx->file, f->dirs[g.d0].hash, MIGRATE_P_ONLY,
+         MIGRATE_CERTAIN,
+         migrate_xasprintf ("#ifdef CANNOT_DUMP holds only `%s', the legacy"
+                            " flag for builds that cannot dump", text),
+         tool_xstrdup ("delete it: the flag's uses are rewritten, and in a"
+                       " `none' build the gflags flags are false"));
+      free (text);
+      migrate_edit_delete_lines (g.ctx->proj, g.ctx->file,
+                                 migrate_attached_comment
+                                 (f, f->dirs[g.d0].line_start),
+                                 f->dirs[g.endif].line_end, site);
+    }
   else
     guard_other (&g, c0, true);
 }

@@ -121,7 +121,9 @@ keep_needed_decls (struct migrate_project *proj)
       && (proj->sites[s].pattern == MIGRATE_P_MIGHT_SET
           || proj->sites[s].pattern == MIGRATE_P_MIGHT_USE);
   for (size_t s = 0; s < proj->nsites && used; s++)
-    if (proj->sites[s].pattern == MIGRATE_P_MIGHT_DECL)
+    if (proj->sites[s].pattern == MIGRATE_P_MIGHT_DECL
+        || (proj->sites[s].pattern == MIGRATE_P_ONLY && proj->sites[s].what
+            && strstr (proj->sites[s].what, "`# define might_dump")))
       migrate_site_demote (proj, s, "`might_dump' is still used at a review"
                            " site, which needs this declaration");
 }
@@ -313,10 +315,24 @@ migrate_edit_delete_tokens (struct migrate_project *proj, int file,
             }
         }
     }
+  static const char *const legacy[] = { "might_dump", "initialized", NULL };
   for (int i = 0; i < f->ntoks; i++)
-    if (migrate_is_code (f, i) && f->toks[i].start >= a && f->toks[i].start < b
-        && (i < first || i > last))
-      return false;
+    {
+      if (f->toks[i].start < a || f->toks[i].start >= b || (i >= first && i <= last))
+        continue;
+      if (migrate_is_code (f, i))
+        return false;
+      /* A directive other than the conditionals taken in (and a
+         `#define' of the legacy flag itself) would go with them.  */
+      int d = f->toks[i].directive;
+      if (d >= 0 && i == f->dirs[d].hash && !migrate_tok_dead (f, i)
+          && f->dirs[d].kind != MIGRATE_D_IF && f->dirs[d].kind != MIGRATE_D_IFDEF
+          && f->dirs[d].kind != MIGRATE_D_IFNDEF && f->dirs[d].kind != MIGRATE_D_ELIF
+          && f->dirs[d].kind != MIGRATE_D_ELSE && f->dirs[d].kind != MIGRATE_D_ENDIF
+          && !(f->dirs[d].kind == MIGRATE_D_DEFINE && f->dirs[d].first < f->dirs[d].end
+               && migrate_tok_in (f, f->dirs[d].first, legacy)))
+        return false;
+    }
   delete_whole_lines (proj, file, migrate_attached_comment (f, a), b, site);
   return true;
 }
