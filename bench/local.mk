@@ -8,13 +8,16 @@
 # through `make compare' (doc/compare.md), at scales 1, 4, 16 and 64
 # where memory allows (bench/scales.sh).  Results also in
 # bench-compare.json and, with gnuplot, bench-compare.png.
+# bench-verify: the cost of structural verification of an image against
+# the load itself at the same scales (bench/verify-cost.sh, issue 20);
+# pdumper builds.
 # bench-cold-start: cold start of dlisp at loadup scales 1, 4 and 16,
 # with heap size and object count (bench/cold-start.sh); needs only this
 # build.
 
 BENCH_RUNS = 7
 
-bench: bench-compare bench-cold-start
+bench: bench-compare bench-cold-start $(if $(filter pdumper,$(BACKEND)),bench-verify)
 
 bench-compare: tools/dumper-compare
 	@$(MAKE) --no-print-directory compare COMPARE_RUNS=$(BENCH_RUNS) \
@@ -25,6 +28,9 @@ bench-compare: tools/dumper-compare
 bench-cold-start: host/dlisp
 	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/cold-start.sh $(BENCH_RUNS)
 
+bench-verify: host/dlisp
+	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/verify-cost.sh $(BENCH_RUNS)
+
 CLEANFILES += bench-compare.json bench-compare.png
 
-.PHONY: bench bench-compare bench-cold-start
+.PHONY: bench bench-compare bench-cold-start bench-verify

@@ -117,6 +117,10 @@ char *bridge_image_beside (const char *exe);
 /* The fallback directory for images (dumper_set_image_dir).  */
 const char *bridge_image_dir (void);
 
+/* The verification mode of this start (environment, dumper_set_verify,
+   configured default); DUMPER_E_USAGE for a bad DUMPER_PDUMP_VERIFY.  */
+enum dumper_status bridge_verify_mode (enum dumper_verify *mode);
+
 /* Time in seconds from a monotonic clock.  */
 double bridge_now (void);
 

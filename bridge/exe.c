@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bridge/exe.c: where the running executable is, where its image is
-   looked for, and a monotonic clock.
+   looked for, how a loaded image is verified, and a monotonic clock.
 
    The image is found beside the *real* executable (/proc/self/exe), so
    invoking the program through a symlink or a renamed copy behaves: the
@@ -57,6 +57,42 @@ const char *
 bridge_image_dir (void)
 {
   return image_dir_override ? image_dir_override : DUMPER_LIBEXECDIR "/dumper";
+}
+
+/* Verification mode: DUMPER_PDUMP_VERIFY in the environment, else
+   dumper_set_verify, else the configured default.  The environment wins
+   so that a user (and dumper-inspect --check --deep) can always ask for
+   more checking than the host chose.  */
+#ifndef DUMPER_DEFAULT_VERIFY
+# define DUMPER_DEFAULT_VERIFY DUMPER_VERIFY_NONE
+#endif
+
+static int verify_override = -1;
+
+void
+dumper_set_verify (enum dumper_verify mode)
+{
+  verify_override = (int) mode;
+}
+
+enum dumper_status
+bridge_verify_mode (enum dumper_verify *mode)
+{
+  const char *env = getenv ("DUMPER_PDUMP_VERIFY");
+  if (env && *env)
+    {
+      if (strcmp (env, "none") == 0)
+        *mode = DUMPER_VERIFY_NONE;
+      else if (strcmp (env, "structure") == 0)
+        *mode = DUMPER_VERIFY_STRUCTURE;
+      else
+        return bridge_fail (DUMPER_E_USAGE, "DUMPER_PDUMP_VERIFY=%s: valid "
+                            "values are `none' and `structure'", env);
+      return DUMPER_OK;
+    }
+  *mode = verify_override >= 0 ? (enum dumper_verify) verify_override
+                               : DUMPER_DEFAULT_VERIFY;
+  return DUMPER_OK;
 }
 
 double

@@ -158,8 +158,9 @@ entry_kind_from_pdump (enum pdump_entry_kind kind)
   abort ();
 }
 
+/* Load the image at PATH; with CHECK_ONLY only verify it.  */
 static enum dumper_status
-load_image (const char *path)
+load_image (const char *path, bool check_only)
 {
   unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
   enum dumper_status st = dumper_fingerprint (fingerprint);
@@ -167,14 +168,31 @@ load_image (const char *path)
     return bridge_fail (st, "%s: cannot check the image against this "
                         "executable: %s", path, dumper_error_detail ());
 
+  enum dumper_verify mode;
+  st = bridge_verify_mode (&mode);
+  if (st != DUMPER_OK)
+    return st;
+  const struct dumper_heap *heap = bridge_heap ();
+  if (mode == DUMPER_VERIFY_STRUCTURE && heap == NULL)
+    return bridge_fail (DUMPER_E_HEAP_DESC, "%s: structural verification "
+                        "needs dumper_describe_heap before dumper_startup",
+                        path);
+
   char detail[1024] = "";
-  struct pdump_load_request req = { path, fingerprint, detail, sizeof detail };
+  struct pdump_load_request req = {
+    .path = path, .fingerprint = fingerprint,
+    .detail = detail, .detail_size = sizeof detail,
+    .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
+    .check_only = check_only
+  };
   struct pdump_entry *entries = NULL;
   size_t entry_count = 0;
   double t0 = bridge_now ();
   st = pdump_load (&req, &entries, &entry_count);
   if (st != DUMPER_OK)
     return bridge_fail_detail (st, detail);
+  if (check_only)
+    return DUMPER_OK;
 
   /* The image's registry replaces whatever the host registered so far:
      it is the registry of the process that wrote the image.  */
@@ -253,6 +271,31 @@ find_image (char **path)
   return DUMPER_OK;
 }
 
+/* DUMPER_PDUMP_CHECK_ONLY (dumper-inspect --check --deep): verify the
+   image as this executable's loader would, with the structural pass
+   unless DUMPER_PDUMP_VERIFY says otherwise, report like a host's
+   failed start-up would, and end the process.  The one place the
+   library exits, and only on this explicit request: the host's main
+   must not run on without a heap.  */
+static void
+check_image_and_exit (char *path, const char *progname)
+{
+  enum dumper_status st;
+  if (path == NULL)
+    st = bridge_fail (DUMPER_E_IMAGE_MISSING, "no image to check (give "
+                      "--dump-file)");
+  else
+    {
+      if (getenv ("DUMPER_PDUMP_VERIFY") == NULL)
+        dumper_set_verify (DUMPER_VERIFY_STRUCTURE);
+      st = load_image (path, true);
+      free (path);
+    }
+  if (st != DUMPER_OK)
+    exit (dumper_report (progname, st));
+  exit (0);
+}
+
 #endif /* DUMPER_WITH_PDUMPER */
 
 enum dumper_status
@@ -285,6 +328,8 @@ dumper_startup (int *argc, char ***argv)
     reexec_without_aslr (original);
   free (original);
 
+  bool check_only = getenv ("DUMPER_PDUMP_CHECK_ONLY") != NULL;
+  (void) check_only;
   struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
   flags.will_dump_ = args.dump != BRIDGE_DUMP_NONE;
   flags.will_dump_with_unexec_ = args.dump == BRIDGE_DUMP_UNEXEC;
@@ -305,7 +350,7 @@ dumper_startup (int *argc, char ***argv)
       start_info.load_seconds = bridge_now () - t1;
     }
 #if DUMPER_WITH_PDUMPER
-  else if (!args.no_dump_file)
+  else if (!args.no_dump_file || check_only)
     {
       char *path = NULL;
       if (args.dump_file)
@@ -320,9 +365,11 @@ dumper_startup (int *argc, char ***argv)
           if (st != DUMPER_OK)
             return st;
         }
+      if (check_only)
+        check_image_and_exit (path, (*argv)[0]);
       if (path)
         {
-          st = load_image (path);
+          st = load_image (path, false);
           free (path);
           if (st != DUMPER_OK)
             return st;

@@ -58,7 +58,7 @@ struct options
   const char *lisp_dir;
   const char *output;
   const char *heap_dump;
-  bool batch, digest, stats, gc, help, version;
+  bool batch, digest, stats, load_stats, gc, help, version;
   struct action *actions;
   int action_count;
   int rest_index;                 /* first argument after `--', or argc */
@@ -96,6 +96,7 @@ usage (FILE *out)
 "  --heap-digest         print a hex digest of the reachable heap\n"
 "  --heap-dump FILE      write the canonical text form of the heap (- = stdout)\n"
 "  --stats               print how the state was obtained and heap figures\n"
+"  --load-stats          print only the image load's figures (no heap walk)\n"
 "  -h, --help            show this help\n"
 "  -V, --version         show the version\n"
 "\n"
@@ -188,6 +189,8 @@ parse_options (int argc, char **argv, struct options *o)
         o->digest = true;
       else if (strcmp (arg, "--stats") == 0)
         o->stats = true;
+      else if (strcmp (arg, "--load-stats") == 0)
+        o->load_stats = true;
       else if (strcmp (arg, "--gc") == 0)
         o->gc = true;
       else if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
@@ -367,6 +370,35 @@ private_dirty_kb (void)
   return kb;
 }
 
+/* The pdump loader's figures (pdump.h), when an image was loaded.  */
+static void
+print_load_stats (void)
+{
+  const struct pdump_stats *ps = pdump_stats ();
+  if (ps->loaded)
+    {
+      printf ("pdump-file-size: %llu\n", (unsigned long long) ps->file_size);
+      printf ("pdump-method: %s\n", load_method_name (ps->method));
+      printf ("pdump-mapped: %s\n", ps->mapped ? "yes" : "no");
+      printf ("pdump-hot-size: %llu\n", (unsigned long long) ps->hot_size);
+      printf ("pdump-cold-size: %llu\n", (unsigned long long) ps->cold_size);
+      printf ("pdump-discardable-size: %llu\n", (unsigned long long) ps->discardable_size);
+      printf ("pdump-objects: %llu\n", (unsigned long long) ps->object_count);
+      printf ("pdump-image-relocs: %llu\n", (unsigned long long) ps->image_relocs);
+      printf ("pdump-exe-relocs: %llu\n", (unsigned long long) ps->exe_relocs);
+      printf ("pdump-open-seconds: %.6f\n", ps->open_seconds);
+      printf ("pdump-map-seconds: %.6f\n", ps->map_seconds);
+      printf ("pdump-verify-seconds: %.6f\n", ps->verify_seconds);
+      printf ("pdump-relocate-seconds: %.6f\n", ps->relocate_seconds);
+      printf ("pdump-structure-seconds: %.6f\n", ps->structure_seconds);
+      printf ("pdump-restore-seconds: %.6f\n", ps->restore_seconds);
+      printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
+      printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);
+      printf ("pdump-minor-faults: %ld\n", ps->minor_faults);
+    }
+}
+
+
 static void
 print_stats (double loadup_seconds, double ready_seconds, long dirty_kb)
 {
@@ -393,27 +425,7 @@ print_stats (double loadup_seconds, double ready_seconds, long dirty_kb)
   printf ("allocated-bytes: %zu\n", dl_heap_stats.bytes);
   printf ("gc-count: %zu\n", dl_heap_stats.gc_count);
   printf ("gc-seconds: %.6f\n", dl_heap_stats.gc_seconds);
-  const struct pdump_stats *ps = pdump_stats ();
-  if (ps->loaded)
-    {
-      printf ("pdump-file-size: %llu\n", (unsigned long long) ps->file_size);
-      printf ("pdump-method: %s\n", load_method_name (ps->method));
-      printf ("pdump-mapped: %s\n", ps->mapped ? "yes" : "no");
-      printf ("pdump-hot-size: %llu\n", (unsigned long long) ps->hot_size);
-      printf ("pdump-cold-size: %llu\n", (unsigned long long) ps->cold_size);
-      printf ("pdump-discardable-size: %llu\n", (unsigned long long) ps->discardable_size);
-      printf ("pdump-objects: %llu\n", (unsigned long long) ps->object_count);
-      printf ("pdump-image-relocs: %llu\n", (unsigned long long) ps->image_relocs);
-      printf ("pdump-exe-relocs: %llu\n", (unsigned long long) ps->exe_relocs);
-      printf ("pdump-open-seconds: %.6f\n", ps->open_seconds);
-      printf ("pdump-map-seconds: %.6f\n", ps->map_seconds);
-      printf ("pdump-verify-seconds: %.6f\n", ps->verify_seconds);
-      printf ("pdump-relocate-seconds: %.6f\n", ps->relocate_seconds);
-      printf ("pdump-restore-seconds: %.6f\n", ps->restore_seconds);
-      printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
-      printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);
-      printf ("pdump-minor-faults: %ld\n", ps->minor_faults);
-    }
+  print_load_stats ();
 }
 
 static int
@@ -553,6 +565,8 @@ main (int argc, char **argv)
     }
   if (o.stats)
     print_stats (loadup_seconds, ready_seconds, dirty_kb);
+  else if (o.load_stats)
+    print_load_stats ();
   fflush (stdout);
 
   for (int i = 0; i < o.action_count; i++)
@@ -567,7 +581,7 @@ main (int argc, char **argv)
           return EXIT_LISP_ERROR;
         }
     }
-  bool inspected = o.digest || o.heap_dump || o.stats;
+  bool inspected = o.digest || o.heap_dump || o.stats || o.load_stats;
   if (o.action_count == 0 && !o.batch && !inspected)
     repl ();
   free (o.actions);

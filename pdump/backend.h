@@ -16,6 +16,8 @@
 #include <dumper/dumper.h>
 #include <dumper/pdump.h>
 
+#include "exe.h"
+
 /* One registry record, in the bridge's registration order.  */
 enum pdump_entry_kind
 {
@@ -53,6 +55,16 @@ struct pdump_load_request
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
   char *detail;
   size_t detail_size;
+  /* Structural verification (verify.h) with this description; NULL
+     for none (DUMPER_VERIFY_NONE).  */
+  const struct dumper_heap *verify_heap;
+  /* The executable to check against and restore into; NULL for the
+     running one.  The fuzz targets pass a stand-in whose "writable
+     data" is a buffer of their own.  */
+  const struct pdump_exe *exe;
+  /* Verify only: return the verdict with nothing restored and the
+     image unmapped (dumper-inspect --check --deep).  */
+  bool check_only;
 };
 
 /* On success the image is mapped, relocated, and the remembered data
@@ -62,6 +74,11 @@ struct pdump_load_request
 enum dumper_status pdump_load (const struct pdump_load_request *req,
                                struct pdump_entry **entries,
                                size_t *entry_count);
+
+/* Forget the loaded image and unmap it (tests and fuzz targets, which
+   load many images in one process; the host must hold no pointer into
+   it and must have freed the entries pdump_load returned).  */
+void pdump_unload (void);
 
 /* Record the hooks' time in the load statistics.  */
 void pdump_note_hooks_time (double seconds);

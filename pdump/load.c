@@ -45,8 +45,13 @@
 #include "exe.h"
 #include "format.h"
 #include "internal.h"
+#include "verify.h"
 
 extern size_t pdump_mark_bytes_;
+
+/* What pdump_unload gives back: file offsets [0, discard_start).  */
+static unsigned char *loaded_base;
+static size_t loaded_size;
 
 static long
 minor_faults (void)
@@ -353,37 +358,31 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   unsigned char *base = place.base;
   double t_map = pdump_now ();
 
-  /* The tables the loader reads, and COLD (which it does not, but which
-     the host will).  */
-  static const enum pdump_section_kind verified[] = {
-    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
-    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
-  };
-  for (size_t i = 0; i < sizeof verified / sizeof verified[0] && status == DUMPER_OK; i++)
-    status = pdump_check_section_sum (&view, verified[i],
-                                      base + view.sections[verified[i]].offset,
-                                      req->path, req->detail, req->detail_size);
-  double t_verify = pdump_now ();
-
+  /* Checksums, relocation, registry and, when asked, the structural
+     pass: the one sequence dumper-inspect --check runs too (verify.c).  */
   struct pdump_exe exe;
-  if (status == DUMPER_OK && !pdump_exe_layout (&exe))
+  if (req->exe)
+    exe = *req->exe;
+  else if (!pdump_exe_layout (&exe))
     status = fail (req, DUMPER_E_EXE, "cannot read the executable's program "
                    "headers", 0);
-  uint64_t image_relocs = 0, exe_relocs = 0;
+  struct pdump_verify_request vr = {
+    .view = &view, .bytes = base,
+    .fill = place.hot_pending ? fill_hot : NULL, .fill_ctx = &place,
+    .image_base = (uintptr_t) base, .exe = &exe, .heap = req->verify_heap,
+    .path = req->path, .detail = req->detail, .detail_size = req->detail_size
+  };
   if (status == DUMPER_OK)
-    status = pdump_relocate (&view, base + view.sections[PDUMP_SECTION_HOT].offset,
-                             place.hot_pending ? fill_hot : NULL, &place,
-                             base + view.sections[PDUMP_SECTION_RELOC_IMAGE].offset,
-                             base + view.sections[PDUMP_SECTION_RELOC_EXE].offset,
-                             (uintptr_t) base, exe.bias, exe.hi, &image_relocs,
-                             &exe_relocs, req->path, req->detail,
-                             req->detail_size);
+    status = pdump_verify (&vr);
   close (fd);
-  if (status == DUMPER_OK)
-    status = pdump_check_registry (&view,
-                                   base + view.sections[PDUMP_SECTION_REGISTRY].offset,
-                                   &exe, req->path, req->detail, req->detail_size);
+  uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
   double t_reloc = pdump_now ();
+  if (req->check_only)
+    {
+      /* dumper-inspect --check --deep: the verdict, nothing restored.  */
+      munmap (place.region, place.region_size);
+      return status;
+    }
 
   uint64_t span = view.objects_end - view.objects_start;
   size_t mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
@@ -430,6 +429,8 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
      does not scan mappings it did not make, so tell it.  */
   __lsan_register_root_region (base + view.objects_start, span);
 #endif
+  loaded_base = base;
+  loaded_size = (size_t) view.discard_start;
   pdump_range_.start = (uintptr_t) base + view.objects_start;
   pdump_range_.end = (uintptr_t) base + view.objects_end;
   pdump_range_.mark_bits = marks;
@@ -448,8 +449,9 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   stats.exe_relocs = exe_relocs;
   stats.open_seconds = t_open - t0;
   stats.map_seconds = t_map - t_open;
-  stats.verify_seconds = t_verify - t_map;
-  stats.relocate_seconds = t_reloc - t_verify;
+  stats.verify_seconds = vr.sums_seconds;
+  stats.relocate_seconds = vr.relocate_seconds;
+  stats.structure_seconds = vr.structure_seconds;
   stats.restore_seconds = t_restore - t_reloc;
   stats.total_seconds = pdump_now () - t0;
   stats.minor_faults = minor_faults () - faults0;
@@ -458,4 +460,23 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   *entries_out = entries;
   *entry_count = (size_t) view.sections[PDUMP_SECTION_REGISTRY].count;
   return DUMPER_OK;
+}
+
+void
+pdump_unload (void)
+{
+  if (pdump_range_.end == 0)
+    return;
+#ifdef HAVE_LSAN_ROOTS
+  __lsan_unregister_root_region ((void *) pdump_range_.start,
+                                 pdump_range_.end - pdump_range_.start);
+#endif
+  munmap (loaded_base, loaded_size);
+  munmap (pdump_range_.mark_bits, pdump_mark_bytes_ ? pdump_mark_bytes_ : 8);
+  free ((char *) pdump_load_stats_.path);
+  memset (&pdump_range_, 0, sizeof pdump_range_);
+  memset (&pdump_load_stats_, 0, sizeof pdump_load_stats_);
+  pdump_mark_bytes_ = 0;
+  loaded_base = NULL;
+  loaded_size = 0;
 }

@@ -6,8 +6,6 @@
 
 #include <config.h>
 
-#include <time.h>
-
 #include "backend.h"
 #include "internal.h"
 
@@ -31,12 +29,4 @@ pdump_note_hooks_time (double seconds)
 {
   pdump_load_stats_.hooks_seconds = seconds;
   pdump_load_stats_.total_seconds += seconds;
-}
-
-double
-pdump_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }

@@ -151,6 +151,36 @@ enum dumper_status dumper_startup (int *argc, char ***argv);
    before dumper_startup).  NULL restores the default.  */
 void dumper_set_image_dir (const char *dir);
 
+/* How much a pdump image is checked before the host sees its heap
+   (doc/format.md, "Verification").  Every mode checks checksums, every
+   offset, size and relocation against the file's bounds and every
+   registry record against the executable: a damaged image is always
+   refused.  */
+enum dumper_verify
+{
+  /* Only that.  A crafted image (checksums recomputed) cannot make the
+     loader read or write outside the image or undeclared statics, but
+     it can hand the host a heap whose pointers lead anywhere inside the
+     image: fine for images this build wrote itself.  */
+  DUMPER_VERIFY_NONE = 0,
+  /* Also walk every image object with the host's own size and trace
+     functions and refuse (DUMPER_E_IMAGE_CORRUPT) any field that is not
+     an immediate, a pointer into the executable or a pointer to the
+     start of an image object of the right type, any relocation no trace
+     reports, any gap or overlap between objects.  Recommended for
+     images that come from elsewhere (downloaded, written by a user's
+     re-dump, shared between users).  Costs about a mark phase; see
+     doc/format.md for the measured cost.  */
+  DUMPER_VERIFY_STRUCTURE = 1
+};
+
+/* Choose the mode (call before dumper_startup).  The environment
+   variable DUMPER_PDUMP_VERIFY=none|structure overrides it; without
+   either the configured default applies (./configure
+   --with-pdump-verify=none|structure).  DUMPER_VERIFY_STRUCTURE needs
+   dumper_describe_heap before dumper_startup.  */
+void dumper_set_verify (enum dumper_verify mode);
+
 /* Declare the cold initialisation complete: sets `initialized'.  */
 void dumper_mark_initialized (void);
 

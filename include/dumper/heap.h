@@ -28,7 +28,16 @@
      example the bucket index of an address-hashed table);
    - objects with a NULL trace function hold no pointers at all; the
      writer puts them in the image's cold section, which is never written
-     at load.  */
+     at load.
+
+   Rules structural verification relies on (dumper.h, DUMPER_VERIFY_
+   STRUCTURE; doc/format.md, "Verification modes"), which every
+   collector-style description already keeps:
+   - a size function reads at most the first 64 bytes of its object,
+     header_type at most the first 64 bytes, and a trace function only
+     the object it traces (never the objects its fields point to);
+   - a type that a tag names directly is always reached by that tag,
+     never through a DUMPER_TAG_BY_HEADER tag.  */
 
 #ifndef DUMPER_HEAP_H
 #define DUMPER_HEAP_H

@@ -114,6 +114,7 @@ struct pdump_stats
   double map_seconds;           /* map or read, section checks */
   double verify_seconds;        /* checksums not fused with relocation */
   double relocate_seconds;      /* relocation (with the hot checksum) */
+  double structure_seconds;     /* structural verification (0 when off) */
   double restore_seconds;       /* roots and scalars */
   double hooks_seconds;         /* after-load hooks (measured by the bridge) */
   double total_seconds;

@@ -26,29 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "fuzz.h"
 #include "tools/inspect/inspect.h"
 
-/* A plausible PIE layout (code, read-only data, RELRO, GOT, data), for
-   the registry checks against an executable.  */
-static const struct pdump_exe fake_layout = {
-  .bias = 0,
-  .lo = 0,
-  .hi = 0x14000,
-  .segments = {
-    { 0x0, 0x2000, 4 },
-    { 0x2000, 0xc000, 5 },
-    { 0xc000, 0x11000, 4 },
-    { 0x11b10, 0x14000, 6 },
-  },
-  .segment_count = 4,
-  .relro_start = 0x11b10,
-  .relro_end = 0x12000,
-  .pltgot_start = 0x11fe8,
-  .pltgot_end = 0x12048,
-};
+static struct pdump_exe fake_layout;
 
 static FILE *
 sink (void)
@@ -118,39 +99,10 @@ run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
   return status;
 }
 
-/* Recompute every section checksum the table can name within the input,
-   then the header checksum.  */
-static void
-reseal (unsigned char *bytes, size_t size)
-{
-  const size_t table = sizeof (struct pdump_header);
-  const size_t entries = PDUMP_SECTION_KIND_MAX;
-  if (size < table + entries * sizeof (struct pdump_section))
-    return;
-  for (size_t i = 0; i < entries; i++)
-    {
-      struct pdump_section s;
-      memcpy (&s, bytes + table + i * sizeof s, sizeof s);
-      if (s.offset <= size && s.size <= size - s.offset)
-        {
-          s.checksum = XXH3_64bits (bytes + s.offset, (size_t) s.size);
-          memcpy (bytes + table + i * sizeof s, &s, sizeof s);
-        }
-    }
-  XXH3_state_t *state = XXH3_createState ();
-  if (state == NULL)
-    return;
-  XXH3_64bits_reset (state);
-  XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
-  XXH3_64bits_update (state, bytes + table, entries * sizeof (struct pdump_section));
-  uint64_t sum = XXH3_64bits_digest (state);
-  XXH3_freeState (state);
-  memcpy (bytes + offsetof (struct pdump_header, header_checksum), &sum, sizeof sum);
-}
-
 void
 fuzz_image_run (const uint8_t *data, size_t size, struct fuzz_result *result)
 {
+  fake_layout = fuzz_fake_layout (0);
   /* The checks read words in place: give them 8-byte aligned bytes, as
      the inspector's malloc'd buffer is.  */
   unsigned char *bytes = malloc (size ? size : 1);
@@ -160,15 +112,7 @@ fuzz_image_run (const uint8_t *data, size_t size, struct fuzz_result *result)
     memcpy (bytes, data, size);
   result->check = run_pass (bytes, size, &result->tables);
   enum dumper_status ignored;
-  reseal (bytes, size);
+  fuzz_reseal (bytes, size);
   run_pass (bytes, size, &ignored);
   free (bytes);
-}
-
-int
-LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
-{
-  struct fuzz_result result;
-  fuzz_image_run (data, size, &result);
-  return 0;
 }

@@ -36,39 +36,8 @@ DUMPER_DEFINE_FINGERPRINT;
 # define TOY_VARIANT 1
 #endif
 
-/* ------------------------------------------------------------------ */
-/* Objects.  Tags: 0 fixnum, 1 pair, 2 by header, 3 float, 4 builtin.  */
+#include "toyheap.h"
 
-typedef uintptr_t word;
-
-enum { TAG_FIX = 0, TAG_PAIR = 1, TAG_HDR = 2, TAG_FLOAT = 3, TAG_BUILTIN = 4 };
-enum { T_PAIR, T_VEC, T_TABLE, T_BOX, T_FLOAT, T_COUNT };
-
-struct pair { word car, cdr; };
-struct header { uint32_t type; uint32_t length; };
-struct vec { struct header h; word items[]; };
-/* An address-hashed table: keys are compared by identity, so its index
-   depends on addresses and is dropped from the image (fixup) and
-   rebuilt on first use.  */
-struct table
-{
-  struct header h;
-  word keys;            /* a vec */
-  word values;          /* a vec */
-  int32_t *index;       /* NULL until built; not in the image */
-  uint64_t index_size;
-};
-struct box
-{
-  struct header h;
-  struct box *next;     /* raw pointer to a box */
-  char *name;           /* raw pointer to bytes */
-  uint64_t name_length;
-  const struct builtin *fn;   /* raw pointer into the executable */
-};
-struct flonum { double value; };
-
-struct builtin { const char *name; int arity; };
 static const struct builtin builtins[] = {
   { "car", 1 }, { "cdr", 1 }, { "cons", 2 }, { "list", -1 }
 };
@@ -131,85 +100,6 @@ make_float (double d)
 }
 
 static struct vec *vec_of (word w) { return untag (w); }
-
-/* ------------------------------------------------------------------ */
-/* The heap description.  */
-
-static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair); }
-static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
-static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
-static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
-static size_t
-vec_size (const void *o)
-{
-  return sizeof (struct vec) + ((const struct vec *) o)->h.length * sizeof (word);
-}
-
-static void
-pair_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct pair *p = o;
-  dumper_trace_word (t, &p->car);
-  dumper_trace_word (t, &p->cdr);
-}
-
-static void
-vec_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct vec *v = o;
-  for (uint32_t i = 0; i < v->h.length; i++)
-    dumper_trace_word (t, &v->items[i]);
-}
-
-static void
-table_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct table *tb = o;
-  dumper_trace_word (t, &tb->keys);
-  dumper_trace_word (t, &tb->values);
-}
-
-static void
-table_fixup (const void *o, void *copy)
-{
-  (void) o;
-  struct table *c = copy;
-  c->index = NULL;
-  c->index_size = 0;
-}
-
-static void
-box_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct box *b = o;
-  dumper_trace_ptr (t, (void *const *) &b->next, T_BOX);
-  dumper_trace_bytes (t, (void *const *) &b->name, b->name_length);
-  dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
-}
-
-static const struct dumper_type types[T_COUNT] = {
-  [T_PAIR] = { "pair", pair_size, pair_trace, NULL },
-  [T_VEC] = { "vec", vec_size, vec_trace, NULL },
-  [T_TABLE] = { "table", table_size, table_trace, table_fixup },
-  [T_BOX] = { "box", box_size, box_trace, NULL },
-  [T_FLOAT] = { "float", float_size, NULL, NULL },
-};
-
-static const int tag_types[8] = {
-  DUMPER_TAG_IMMEDIATE, T_PAIR, DUMPER_TAG_BY_HEADER, T_FLOAT,
-  T_BOX /* builtins live in the executable; never copied */,
-  DUMPER_TAG_IMMEDIATE, DUMPER_TAG_IMMEDIATE, DUMPER_TAG_IMMEDIATE
-};
-
-static int
-header_type (const void *o)
-{
-  return (int) ((const struct header *) o)->type;
-}
-
-static const struct dumper_heap heap = {
-  types, T_COUNT, 3, tag_types, header_type
-};
 
 /* ------------------------------------------------------------------ */
 /* The table's address index, rebuilt lazily.  */

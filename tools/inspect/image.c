@@ -28,13 +28,13 @@
 #include <unistd.h>
 
 #include "inspect.h"
+#include "pdump/verify.h"
 
 /* What the loader reads before the header check (load.c: `first').  */
 #define FIRST_READ 4096
 
 /* The executable span used without an executable: as large as the
    relocation check allows (see pdump_check_registry).  */
-#define UNBOUNDED_EXE_LIMIT (UINT64_MAX - PDUMP_MAX_TAG - 1)
 
 const unsigned char *
 insp_section_bytes (const struct insp_image *image,
@@ -169,22 +169,10 @@ enum dumper_status
 insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
                    char *detail, size_t detail_size)
 {
-  static const enum pdump_section_kind verified[] = {
-    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
-    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
-  };
+  /* The loader's own sequence (pdump/verify.c), on a private copy of
+     HOT: relocation changes what it checks, and the views want the
+     bytes as they are in the file.  */
   const struct pdump_view *view = &image->view;
-  for (size_t i = 0; i < sizeof verified / sizeof verified[0]; i++)
-    {
-      enum dumper_status status
-        = pdump_check_section_sum (view, verified[i],
-                                   insp_section_bytes (image, verified[i]),
-                                   image->path, detail, detail_size);
-      if (status != DUMPER_OK)
-        return status;
-    }
-
-  /* pdump_relocate changes what it checks: give it a copy.  */
   uint64_t hot_size = view->sections[PDUMP_SECTION_HOT].size;
   unsigned char *hot = malloc (hot_size ? (size_t) hot_size : 1);
   if (hot == NULL)
@@ -192,19 +180,15 @@ insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
                       "cannot allocate %" PRIu64 " bytes to check HOT",
                       hot_size);
   memcpy (hot, insp_section_bytes (image, PDUMP_SECTION_HOT), (size_t) hot_size);
-  enum dumper_status status
-    = pdump_relocate (view, hot, NULL, NULL,
-                      insp_section_bytes (image, PDUMP_SECTION_RELOC_IMAGE),
-                      insp_section_bytes (image, PDUMP_SECTION_RELOC_EXE),
-                      0, 0, exe ? exe->hi : UNBOUNDED_EXE_LIMIT,
-                      &image->image_relocs, &image->exe_relocs,
-                      image->path, detail, detail_size);
+  struct pdump_verify_request r = {
+    .view = view, .bytes = image->bytes, .hot = hot, .exe = exe,
+    .path = image->path, .detail = detail, .detail_size = detail_size
+  };
+  enum dumper_status status = pdump_verify (&r);
   free (hot);
-  if (status != DUMPER_OK)
-    return status;
-  return pdump_check_registry (view,
-                               insp_section_bytes (image, PDUMP_SECTION_REGISTRY),
-                               exe, image->path, detail, detail_size);
+  image->image_relocs = r.image_relocs;
+  image->exe_relocs = r.exe_relocs;
+  return status;
 }
 
 void

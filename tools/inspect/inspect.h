@@ -364,4 +364,12 @@ void insp_put_exe_address (FILE *out, const struct insp_exe *exe,
 void insp_json_exe_address (struct insp_json *json, const char *key,
                             const struct insp_exe *exe, uint64_t address);
 
+/* dumper-inspect --check --deep (deep.c): run EXE_PATH, a dumper host,
+   as `EXE_PATH --dump-file=IMAGE_PATH' in check-only mode with the
+   structural pass, and return its loader's verdict.  DUMPER_E_EXE when
+   the program is not a host that answers that way.  */
+enum dumper_status insp_deep_check (const char *exe_path,
+                                    const char *image_path, char *detail,
+                                    size_t detail_size);
+
 #endif /* DUMPER_INSPECT_H */

@@ -14,13 +14,14 @@ INSPECT_CORE_OBJS = $(INSPECT_CORE_SRCS:.c=.o)
 INSPECT_LIBS = $(BFD_LIBS) $(ELF_LIBS) $(XXHASH_LIBS)
 
 BIN_PROGRAMS += tools/dumper-inspect
+INSPECT_MAIN_OBJS = tools/inspect/main.o tools/inspect/deep.o
 MAN1 += doc/man/dumper-inspect.1
 
-$(INSPECT_CORE_OBJS) tools/inspect/main.o $(PDUMP_FORMAT_OBJS): config.h \
+$(INSPECT_CORE_OBJS) $(INSPECT_MAIN_OBJS) $(PDUMP_FORMAT_OBJS): config.h \
 	$(GENERATED_HEADERS)
 
-tools/dumper-inspect: tools/inspect/main.o $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) $(TOOL_CLI_OBJS) libdumper.a
-	$(CC) $(ALL_LDFLAGS) -o $@ tools/inspect/main.o $(INSPECT_CORE_OBJS) $(TOOL_CLI_OBJS) \
+tools/dumper-inspect: $(INSPECT_MAIN_OBJS) $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) $(TOOL_CLI_OBJS) libdumper.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(INSPECT_MAIN_OBJS) $(INSPECT_CORE_OBJS) $(TOOL_CLI_OBJS) \
 	  $(PDUMP_FORMAT_OBJS) libdumper.a $(INSPECT_LIBS) $(LIB_DEPLIBS)
 
 # ------------------------------------------------------------------
@@ -28,7 +29,7 @@ tools/dumper-inspect: tools/inspect/main.o $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_O
 # seed corpus (a CHECK_PROGRAM, so check-valgrind runs it too).
 
 CHECK_PROGRAMS += tests/inspect/test_inspect tests/fuzz/replay
-CHECK_SCRIPTS += tests/inspect/inspect.sh tests/inspect/views.sh
+CHECK_SCRIPTS += tests/inspect/inspect.sh tests/inspect/views.sh tests/inspect/deep.sh
 
 tests/inspect/test_inspect.o tests/fuzz/replay.o tests/fuzz/fuzz_image.o: \
 	config.h $(GENERATED_HEADERS)
@@ -41,11 +42,39 @@ tests/inspect/test_inspect: tests/inspect/test_inspect.o $(INSPECT_CORE_OBJS) \
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/inspect/test_inspect.o $(INSPECT_CORE_OBJS) \
 	  $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(INSPECT_LIBS) $(LIB_DEPLIBS)
 
+# In pdumper builds the replay also drives the real loader (fuzz_load.c).
+ifeq ($(BACKEND),pdumper)
+REPLAY_LOADER_OBJS = tests/fuzz/fuzz_load.o
+tests/fuzz/replay.o: ALL_CPPFLAGS += -DFUZZ_WITH_LOADER=1
+endif
+tests/fuzz/fuzz_load.o: config.h $(GENERATED_HEADERS)
+
 tests/fuzz/replay: tests/fuzz/replay.o tests/fuzz/fuzz_image.o \
-	  $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) libdumper.a
+	  tests/fuzz/reseal.o $(REPLAY_LOADER_OBJS) $(INSPECT_CORE_OBJS) \
+	  $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.o tests/fuzz/fuzz_image.o \
-	  $(INSPECT_CORE_OBJS) $(PDUMP_FORMAT_OBJS) libdumper.a $(INSPECT_LIBS) \
-	  $(LIB_DEPLIBS)
+	  tests/fuzz/reseal.o $(REPLAY_LOADER_OBJS) $(INSPECT_CORE_OBJS) \
+	  $(PDUMP_FORMAT_OBJS) libdumper.a $(INSPECT_LIBS) $(LIB_DEPLIBS)
+
+# The resealing mutator and the corruption campaign (issue 20): a short
+# run in `make check' (tests/fuzz/campaign.sh), a long one in
+# `make campaign-run' (also part of `make fuzz-run').
+NOINST_PROGRAMS += tests/fuzz/mutate
+CHECK_SCRIPTS += tests/fuzz/campaign.sh
+tests/fuzz/mutate.o tests/fuzz/reseal.o: config.h $(GENERATED_HEADERS)
+tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/mutate.o tests/fuzz/reseal.o \
+	  $(XXHASH_LIBS)
+
+CAMPAIGN_COUNT = 300
+CAMPAIGN_MODES = none structure
+campaign-run: tests/fuzz/mutate tests/pdump/toyhost host/dlisp
+	@for host in toyhost dlisp; do for mode in $(CAMPAIGN_MODES); do \
+	  echo "== $$host, verify=$$mode, $(CAMPAIGN_COUNT) mutants per kind"; \
+	  echo "kind mode mutants right differs refused refused86 wrong crash hang"; \
+	  $(SHELL) $(srcdir)/tests/fuzz/campaign-run.sh `pwd` $$host $$mode \
+	    $(CAMPAIGN_COUNT) 1000; \
+	done; done
 
 # The e2e scripts run the inspector and the pdump test host.
 check: tools/dumper-inspect
@@ -64,28 +93,47 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) pdump/check.c pdump/exe.c \
-	tests/fuzz/fuzz_image.c
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) pdump/check.c pdump/exe.c pdump/verify.c \
+	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
-CLEANFILES += tests/fuzz/fuzz_image
+FUZZ_TARGETS = tests/fuzz/fuzz_image
+# The real loader's target needs the loader: pdumper builds only.
+FUZZ_LOAD_SRCS = pdump/load.c pdump/gc.c pdump/stats.c tests/fuzz/fuzz_load.c \
+	tests/fuzz/target_load.c
+FUZZ_LOAD_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_LOAD_SRCS:.c=.o))
+ifeq ($(BACKEND),pdumper)
+FUZZ_TARGETS += tests/fuzz/fuzz_load
+endif
+CLEANFILES += tests/fuzz/fuzz_image tests/fuzz/fuzz_load
 
 tests/fuzz/build/%.o: %.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -std=gnu11 $(WARN_CFLAGS) -g -O1 \
 	  -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -c -o $@ $<
 
-tests/fuzz/fuzz_image: $(FUZZ_OBJS)
+tests/fuzz/fuzz_image: $(FUZZ_OBJS) tests/fuzz/build/tests/fuzz/target_image.o
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \
-	  $(INSPECT_LIBS)
+	  tests/fuzz/build/tests/fuzz/target_image.o $(INSPECT_LIBS)
 
-fuzz: tests/fuzz/fuzz_image
+tests/fuzz/fuzz_load: $(FUZZ_OBJS) $(FUZZ_LOAD_OBJS)
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \
+	  $(FUZZ_LOAD_OBJS) libdumper.a $(INSPECT_LIBS) $(LIB_DEPLIBS)
 
-fuzz-run: tests/fuzz/fuzz_image
+fuzz: $(FUZZ_TARGETS)
+
+# Each target fuzzes a scratch copy of the seed corpus for FUZZ_SECONDS;
+# then the resealed-mutant campaign runs in both modes.
+fuzz-run: $(FUZZ_TARGETS)
 	rm -rf tests/fuzz/work
-	$(MKDIR_P) tests/fuzz/work/corpus tests/fuzz/work/crashes
-	cp $(srcdir)/tests/fuzz/corpus/* tests/fuzz/work/corpus/
-	./tests/fuzz/fuzz_image -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -artifact_prefix=tests/fuzz/work/crashes/ -print_final_stats=1 \
-	  tests/fuzz/work/corpus
+	for t in $(notdir $(FUZZ_TARGETS)); do \
+	  $(MKDIR_P) tests/fuzz/work/$$t/corpus tests/fuzz/work/$$t/crashes || exit 1; \
+	  cp $(srcdir)/tests/fuzz/corpus/* tests/fuzz/work/$$t/corpus/ || exit 1; \
+	  ./tests/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -artifact_prefix=tests/fuzz/work/$$t/crashes/ -print_final_stats=1 \
+	    tests/fuzz/work/$$t/corpus || exit 1; \
+	done
+ifeq ($(BACKEND),pdumper)
+	$(MAKE) --no-print-directory campaign-run
+endif
 
-.PHONY: fuzz fuzz-run
+.PHONY: fuzz fuzz-run campaign-run

@@ -34,6 +34,7 @@ struct options
   const char *type_name;
   uint64_t refs_offset;
   bool json;
+  bool deep;
 };
 
 static void
@@ -53,6 +54,10 @@ usage (FILE *out)
 "                      what it points to, what points at it, what keeps it\n"
 "  -c, --check         validate IMAGE as the loader does (with --exe, for\n"
 "                      BINARY, fingerprint included) and exit as it would\n"
+"                      with verification `none'\n"
+"  -d, --deep          with --check --exe: also the structural pass, by\n"
+"                      running BINARY's own loader in check-only mode\n"
+"                      (as it would load with DUMPER_PDUMP_VERIFY=structure)\n"
 "  -j, --json          print JSON (any view)\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
@@ -99,12 +104,13 @@ parse (int argc, char **argv, struct options *o)
     { "type", required_argument, NULL, 't' },
     { "refs", required_argument, NULL, 'r' },
     { "check", no_argument, NULL, 'c' },
+    { "deep", no_argument, NULL, 'd' },
     { "json", no_argument, NULL, 'j' },
     { NULL, 0, NULL, 0 }
   };
   memset (o, 0, sizeof *o);
   int c;
-  while ((c = tool_cli_getopt (&cli, argc, argv, "e:ot:r:cj", long_options)) != -1)
+  while ((c = tool_cli_getopt (&cli, argc, argv, "e:ot:r:cdj", long_options)) != -1)
     switch (c)
       {
       case 'e': o->exe_path = optarg; break;
@@ -118,6 +124,7 @@ parse (int argc, char **argv, struct options *o)
         o->view_count++;
         break;
       case 'c': o->view = VIEW_CHECK; o->view_count++; break;
+      case 'd': o->deep = true; break;
       case 'j': o->json = true; break;
       default:                  /* TOOL_CLI_EXIT: --help, --version, a mistake */
         return cli.status ? cli.status : -1;
@@ -125,6 +132,10 @@ parse (int argc, char **argv, struct options *o)
   if (o->view_count > 1)
     return tool_usage_error (&cli, "--objects, --refs and --check are different "
                         "views: give one");
+  if (o->deep && (o->view != VIEW_CHECK || o->exe_path == NULL))
+    return tool_usage_error (&cli, "--deep goes with --check and --exe BINARY "
+                             "(the structural pass needs BINARY's trace "
+                             "functions)");
   if (o->type_name && o->view != VIEW_OBJECTS)
     return tool_usage_error (&cli, "--type goes with --objects");
   if (optind >= argc)
@@ -159,6 +170,9 @@ run_check (const struct options *o, struct insp_exe *exe)
   if (status == DUMPER_OK)
     status = insp_image_verify (&image, exe ? &exe->layout : NULL, detail,
                                 sizeof detail);
+  /* --deep: the rest is the host's own loader (deep.c).  */
+  if (status == DUMPER_OK && o->deep)
+    status = insp_deep_check (exe->path, o->image_path, detail, sizeof detail);
 
   /* The inspection-only tables do not change the verdict (the loader
      never reads them), but a damaged one is worth a word.  */
@@ -183,6 +197,7 @@ run_check (const struct options *o, struct insp_exe *exe)
       else
         insp_json_null (&j, "executable");
       insp_json_bool (&j, "ok", status == DUMPER_OK);
+      insp_json_string (&j, "verify", o->deep ? "structure" : "none");
       insp_json_uint (&j, "exit_status", (uint64_t) dumper_exit_status (status));
       insp_json_string (&j, "status", dumper_strerror (status));
       if (status == DUMPER_OK)
@@ -205,11 +220,12 @@ run_check (const struct options *o, struct insp_exe *exe)
     }
   else if (status == DUMPER_OK)
     printf ("%s: ok: %" PRIu64 " objects, %" PRIu64 " image and %" PRIu64
-            " executable relocations, %" PRIu64 " registry records%s%s\n",
+            " executable relocations, %" PRIu64 " registry records%s%s%s\n",
             o->image_path, image.view.header.object_count, image.image_relocs,
             image.exe_relocs, image.view.sections[PDUMP_SECTION_REGISTRY].count,
             exe ? "; matches " : " (no --exe: fingerprint and executable "
-            "addresses not checked)", exe ? exe->path : "");
+            "addresses not checked)", exe ? exe->path : "",
+            o->deep ? "; structure verified by its loader" : "");
   if (status != DUMPER_OK)
     report (status, detail);
   else if (tables_status != DUMPER_OK)

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/verify-cost.sh: the cost of structural verification of a pdump
+# image (DUMPER_PDUMP_VERIFY=structure, issue 20) against the load
+# itself, at loadup scales 1, 4, 16 and 64 (bench/scales.sh).
+#
+# Usage: bench/verify-cost.sh [RUNS]     (default 7 runs per mode and scale)
+# Environment: BUILDDIR (default .), SCALES (default: bench/scales.sh).
+#
+# Dumps one dlisp image per scale, then starts dlisp from each with
+# `--load-stats', the two modes alternating run by run and the scales
+# round-robin, so a busy machine slows everything alike.  The figures
+# are the loader's own (pdump_stats): `load' is pdump-total-seconds with
+# verification off (open, map, checksums, relocation, restore, hooks),
+# `pass' is pdump-structure-seconds with it on.  Prints medians in ms,
+# the pass's share of the load, and the default the rule of issue 20
+# gives (on when the pass costs less than 20% of the load).
+
+BUILDDIR=${BUILDDIR:-.}
+RUNS=${1:-7}
+HERE=`dirname "$0"`
+SCALES=${SCALES:-`sh "$HERE/scales.sh"`}
+BARE=$BUILDDIR/host/dlisp-bare
+DLISP=$BUILDDIR/host/dlisp
+
+test -x "$BARE" || { echo "verify-cost: $BARE not found; build --with-dumper=pdumper first" >&2; exit 66; }
+
+tmp=`mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX"` || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+for s in $SCALES; do
+  "$BARE" --loadup-scale "$s" --temacs=pdump --output "$tmp/s$s.pdmp" > /dev/null \
+    || { echo "verify-cost: dump at scale $s failed" >&2; exit 1; }
+done
+
+field () { sed -n "s/^$1: //p" "$2"; }
+
+i=0
+while [ $i -lt "$RUNS" ]; do
+  for s in $SCALES; do
+    for mode in none structure; do
+      DUMPER_PDUMP_VERIFY=$mode "$DLISP" --dump-file="$tmp/s$s.pdmp" --load-stats \
+        > "$tmp/out" || { echo "verify-cost: load failed at scale $s ($mode)" >&2; exit 1; }
+      field pdump-total-seconds "$tmp/out" >> "$tmp/total.$s.$mode"
+      field pdump-structure-seconds "$tmp/out" >> "$tmp/pass.$s.$mode"
+      field pdump-objects "$tmp/out" > "$tmp/objects.$s"
+    done
+  done
+  i=$(( i + 1 ))
+done
+
+median () {
+  sort -g "$1" | awk '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+    printf "%.3f", m * 1000 }'
+}
+
+echo "structural verification cost, medians of $RUNS runs (ms)"
+printf "%6s %10s %10s %12s %10s %8s\n" scale objects load "load+verify" pass "pass/load"
+worst=0
+for s in $SCALES; do
+  load=`median "$tmp/total.$s.none"`
+  both=`median "$tmp/total.$s.structure"`
+  pass=`median "$tmp/pass.$s.structure"`
+  share=`echo "$pass $load" | awk '{ printf "%.0f", 100 * $1 / $2 }'`
+  printf "%6s %10s %10s %12s %10s %7s%%\n" "$s" "`cat "$tmp/objects.$s"`" "$load" "$both" "$pass" "$share"
+  [ "$share" -gt "$worst" ] && worst=$share
+done
+if [ "$worst" -lt 20 ]; then
+  echo "rule (issue 20): the pass costs at most $worst% of the load: default on"
+else
+  echo "rule (issue 20): the pass costs up to $worst% of the load (>= 20%): opt-in"
+fi

@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: MIT */
+/* pdump/verify.c: the verification sequence of an image in memory, and
+   the structural pass over a relocated heap.
+
+   Owns pdump_verify, the one sequence the loader, dumper-inspect --check
+   and the fuzz targets run (checksums, relocation, registry, structure),
+   so they can never disagree about an image; and pdump_verify_structure,
+   which proves that a heap the loader hands to the host is well formed:
+   every object where the object index says, of the size its type says,
+   every pointer field pointing at the start of an object of the type
+   the field or its tag says.  The range checks of check.c stop an image
+   from making the loader read or write outside the image; this pass
+   stops it from making the *host* do so later, in its collector or its
+   printer, which trust the heap completely.
+
+   The pass is a mark phase without marking: the host's own trace
+   functions report the fields, so it checks exactly the fields the host
+   will follow.  It must not allocate (it runs inside start-up, possibly
+   under a failing malloc): one scratch mapping, sized from the header
+   before the pass starts, holds all it needs.
+
+   Must not: call into the bridge, trust any byte of the image before
+   it is checked, or read an object through the host's functions before
+   its position (and, for the trace, its size) is verified.  */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "format.h"
+#include "internal.h"
+#include "verify.h"
+
+/* When there is no executable to check against (dumper-inspect without
+   --exe), executable values may be anything a relocation can hold.  */
+#define UNBOUNDED_EXE_LIMIT (UINT64_MAX - PDUMP_MAX_TAG - 1)
+
+/* What a size function may read of an object before its size is known
+   (heap.h).  Objects closer than this to the end of their section are
+   measured on a zero-padded copy, so a lying index cannot make the size
+   function read past the mapping.  */
+#define SIZE_READ_LIMIT 64
+
+double
+pdump_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ */
+/* The verifier's state.  */
+
+struct verifier
+{
+  struct dumper_tracer tracer;   /* first: trace callbacks get it */
+
+  const struct pdump_view *view;
+  const unsigned char *bytes;
+  uintptr_t base;                /* (uintptr_t) bytes */
+  const struct pdump_exe *exe;
+  const struct dumper_heap *heap;
+  uintptr_t tag_mask;
+  uint64_t object_align;
+  uint64_t hot_offset, hot_end, cold_offset, cold_end;
+
+  /* The relocation tables (checked by pdump_relocate).  */
+  const uint64_t *image_bits;    /* one bit per HOT word */
+
+  /* Scratch, one mapping.  */
+  void *scratch;
+  size_t scratch_size;
+  uint64_t *starts;              /* one bit per 8 bytes of objects */
+  uint32_t *rank;                /* object starts before each starts word */
+  uint16_t *types;               /* by object number */
+  uint64_t *reported;            /* HOT words a trace reported */
+  uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
+  size_t start_words, hot_bitmap_words;
+  uint64_t object_count, hot_count;
+
+  /* The object being traced, or the record being checked.  */
+  bool in_record;
+  uint64_t cur_index;
+  uint64_t cur_offset;           /* file offset */
+  uint64_t cur_size;
+  unsigned cur_type;
+
+  enum dumper_status status;
+  const char *path;
+  char *detail;
+  size_t detail_size;
+};
+
+static const char *
+type_name (const struct verifier *v, unsigned type)
+{
+  if (type == PDUMP_TYPE_BYTES)
+    return "byte block";
+  if ((int) type < v->heap->type_count && v->heap->types[type].name)
+    return v->heap->types[type].name;
+  return "?";
+}
+
+/* Fail about the current object's field at FIELD_OFFSET holding VALUE
+   (or about the current registry record): "<where>: <problem>".  The
+   first failure wins.  */
+static void fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
+                     const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+
+static void
+fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
+         const char *fmt, ...)
+{
+  if (v->status != DUMPER_OK)
+    return;
+  char problem[256];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (problem, sizeof problem, fmt, ap);
+  va_end (ap);
+  /* Image pointers are shown as image offsets: addresses say nothing
+     to someone reading the file.  */
+  uintptr_t span = v->cold_end;
+  bool image = value - v->base < span;
+  if (v->in_record)
+    v->status = pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, v->detail,
+                                  v->detail_size, v->path,
+                                  "registry record %" PRIu64 ": value 0x%"
+                                  PRIxPTR "%s: %s", v->cur_index,
+                                  image ? value - v->base : value,
+                                  image ? " (image offset)" : "", problem);
+  else
+    v->status = pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, v->detail,
+                                  v->detail_size, v->path,
+                                  "object %" PRIu64 " (`%s' at offset 0x%"
+                                  PRIx64 "), field +%zu = 0x%" PRIxPTR
+                                  "%s: %s", v->cur_index,
+                                  type_name (v, v->cur_type), v->cur_offset,
+                                  field_offset,
+                                  image ? value - v->base : value,
+                                  image ? " (image offset)" : "", problem);
+}
+
+/* Fail about the object index or an object as a whole.  */
+static enum dumper_status fail_index (struct verifier *v, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static enum dumper_status
+fail_index (struct verifier *v, const char *fmt, ...)
+{
+  if (v->status != DUMPER_OK)
+    return v->status;
+  char problem[320];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (problem, sizeof problem, fmt, ap);
+  va_end (ap);
+  v->status = pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, v->detail,
+                                v->detail_size, v->path, "%s", problem);
+  return v->status;
+}
+
+static bool
+bit_of (const uint64_t *bits, uint64_t n)
+{
+  return (bits[n / 64] >> (n % 64)) & 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The object index.  */
+
+struct index_cursor
+{
+  const unsigned char *p, *end;
+  uint64_t number;               /* objects read */
+  uint64_t at;                   /* end of the previous object */
+};
+
+static bool
+read_uleb (struct index_cursor *c, uint64_t *out)
+{
+  uint64_t value = 0;
+  for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7)
+    {
+      unsigned char byte = *c->p++;
+      if (shift == 63 && byte > 1)
+        return false;
+      value |= (uint64_t) (byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        {
+          *out = value;
+          return true;
+        }
+    }
+  return false;
+}
+
+static uint64_t
+align_up (uint64_t n, uint64_t align)
+{
+  return (n + align - 1) & ~(align - 1);
+}
+
+/* The next object of the index: its type, size and file offset,
+   checked against the section it falls in.  */
+static bool
+index_next (struct verifier *v, struct index_cursor *c, unsigned *type,
+            uint64_t *size, uint64_t *start)
+{
+  if (c->number == v->hot_count)
+    c->at = v->cold_offset;
+  bool hot = c->number < v->hot_count;
+  uint64_t end = hot ? v->hot_end : v->cold_end;
+  uint64_t t, s;
+  if (!read_uleb (c, &t) || !read_uleb (c, &s))
+    {
+      fail_index (v, "object index: entry %" PRIu64 " is cut short",
+                  c->number);
+      return false;
+    }
+  bool bytes = t == PDUMP_TYPE_BYTES;
+  if (!bytes && t >= (uint64_t) v->heap->type_count)
+    {
+      fail_index (v, "object index: object %" PRIu64 " has type %" PRIu64
+                  "; this executable has %d types", c->number, t,
+                  v->heap->type_count);
+      return false;
+    }
+  bool traced = !bytes && v->heap->types[t].trace != NULL;
+  if (traced != hot)
+    {
+      fail_index (v, "object index: object %" PRIu64 " (`%s') is in %s, "
+                  "but its type %s pointers", c->number,
+                  type_name (v, (unsigned) t), hot ? "HOT" : "COLD",
+                  traced ? "has" : "has no");
+      return false;
+    }
+  uint64_t at = align_up (c->at, bytes ? PDUMP_ALIGN : v->object_align);
+  if (s == 0 || at > end || s > end - at)
+    {
+      fail_index (v, "object index: object %" PRIu64 " (`%s', %" PRIu64
+                  " bytes at offset 0x%" PRIx64 ") does not fit in %s",
+                  c->number, type_name (v, (unsigned) t), s, at,
+                  hot ? "HOT" : "COLD");
+      return false;
+    }
+  *type = (unsigned) t;
+  *size = s;
+  *start = at;
+  c->at = at + s;
+  c->number++;
+  return true;
+}
+
+/* Pass 1: the index tiles HOT and COLD exactly; record every start and
+   type.  */
+static enum dumper_status
+map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size)
+{
+  struct index_cursor c = { index, index + index_size, 0, v->hot_offset };
+  while (c.number < v->object_count)
+    {
+      unsigned type;
+      uint64_t size, start;
+      uint64_t number = c.number;
+      if (!index_next (v, &c, &type, &size, &start))
+        return v->status;
+      uint64_t granule = (start - v->hot_offset) / PDUMP_GRANULE;
+      v->starts[granule / 64] |= UINT64_C (1) << (granule % 64);
+      v->types[number] = (uint16_t) type;
+      if (number + 1 == v->hot_count && c.at != v->hot_end)
+        return fail_index (v, "object index: HOT objects end at offset 0x%"
+                           PRIx64 ", HOT at 0x%" PRIx64, c.at, v->hot_end);
+    }
+  if (c.p != c.end)
+    return fail_index (v, "object index: %zu bytes after the last object",
+                       (size_t) (c.end - c.p));
+  if ((v->hot_count == v->object_count ? v->cold_offset : c.at) != v->cold_end)
+    return fail_index (v, "object index: COLD objects end at offset 0x%"
+                       PRIx64 ", COLD at 0x%" PRIx64, c.at, v->cold_end);
+  if (v->hot_count == 0 && v->hot_end != v->hot_offset)
+    return fail_index (v, "object index: HOT holds no objects but is not "
+                       "empty");
+  uint32_t count = 0;
+  for (size_t w = 0; w < v->start_words; w++)
+    {
+      v->rank[w] = count;
+      count += (uint32_t) __builtin_popcountll (v->starts[w]);
+    }
+  return DUMPER_OK;
+}
+
+/* The object starting at file OFFSET: true with *NUMBER set, or false
+   when OFFSET is not an object start.  */
+static bool
+object_at (const struct verifier *v, uint64_t offset, uint64_t *number)
+{
+  if (offset < v->hot_offset || offset >= v->cold_end
+      || (offset - v->hot_offset) % PDUMP_GRANULE != 0)
+    return false;
+  uint64_t granule = (offset - v->hot_offset) / PDUMP_GRANULE;
+  uint64_t word = v->starts[granule / 64];
+  uint64_t bit = UINT64_C (1) << (granule % 64);
+  if (!(word & bit))
+    return false;
+  *number = v->rank[granule / 64]
+            + (uint64_t) __builtin_popcountll (word & (bit - 1));
+  return true;
+}
+
+/* Bytes from the start of the object at OFFSET to the next object's
+   start or its section's end: the most a byte block there may hold.  */
+static uint64_t
+room_at (const struct verifier *v, uint64_t offset)
+{
+  uint64_t end = offset < v->cold_offset ? v->hot_end : v->cold_end;
+  for (uint64_t next = offset + PDUMP_GRANULE; next < end; next += PDUMP_GRANULE)
+    {
+      uint64_t granule = (next - v->hot_offset) / PDUMP_GRANULE;
+      if (bit_of (v->starts, granule))
+        return next - offset;
+    }
+  return end - offset;
+}
+
+/* ------------------------------------------------------------------ */
+/* Field checks.  */
+
+/* An image value at file OFFSET must start an object of type WANT (a
+   type index, or DUMPER_TAG_BY_HEADER).  */
+static void
+check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
+                    uint64_t offset, int want)
+{
+  uint64_t number;
+  if (!object_at (v, offset, &number))
+    {
+      fail_at (v, field_offset, value, "points inside an object or between "
+               "objects, not at the start of one");
+      return;
+    }
+  unsigned type = v->types[number];
+  if (type == PDUMP_TYPE_BYTES)
+    {
+      fail_at (v, field_offset, value, "points to byte block %" PRIu64
+               " where an object is expected", number);
+      return;
+    }
+  if (want == DUMPER_TAG_BY_HEADER)
+    {
+      int header = v->heap->header_type ((const void *) (v->base + offset));
+      if (header < 0 || (unsigned) header != type)
+        fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s' in "
+                 "the index but its header says type %d", number,
+                 type_name (v, type), header);
+      /* A type with a tag of its own is always reached by that tag
+         (heap.h); behind a header tag it would break the host's type
+         predicates.  */
+      for (uintptr_t tag = 0; tag <= v->tag_mask; tag++)
+        if (v->heap->tag_types[tag] == (int) type)
+          fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s', "
+                   "which has tag %" PRIuPTR " of its own, behind a header "
+                   "tag", number, type_name (v, type), tag);
+    }
+  else if ((unsigned) want != type)
+    fail_at (v, field_offset, value, "points to object %" PRIu64 ", a `%s', "
+             "where the field says `%s'", number, type_name (v, type),
+             want >= 0 && want < v->heap->type_count
+             ? type_name (v, (unsigned) want) : "?");
+}
+
+/* An executable value: ADDRESS .. ADDRESS + LENGTH must lie in the
+   executable's segments.  */
+static void
+check_exe_target (struct verifier *v, size_t field_offset, uintptr_t value,
+                  uintptr_t address, size_t length)
+{
+  if (v->exe == NULL)
+    return;
+  if (!pdump_exe_contains (v->exe, address)
+      || (length > 1 && (address + length - 1 < address
+                         || !pdump_exe_contains (v->exe, address + length - 1))))
+    fail_at (v, field_offset, value, "points outside the executable's "
+             "segments");
+}
+
+/* The HOT word of FIELD in the current object, after checking that the
+   field lies inside it, is aligned and was not reported before.  */
+static bool
+field_word (struct verifier *v, const void *field, size_t *field_offset,
+            uint64_t *word)
+{
+  uintptr_t f = (uintptr_t) field;
+  uintptr_t obj = v->base + v->cur_offset;
+  if (f < obj || f - obj > v->cur_size || v->cur_size - (f - obj) < 8
+      || (f - obj) % 8 != 0)
+    {
+      fail_at (v, 0, 0, "the trace function reported a field at +%" PRIdPTR
+               ", outside the %" PRIu64 "-byte object or not aligned",
+               (intptr_t) (f - obj), v->cur_size);
+      return false;
+    }
+  *field_offset = f - obj;
+  *word = (v->cur_offset + *field_offset - v->hot_offset) / 8;
+  uint64_t bit = UINT64_C (1) << (*word % 64);
+  if (v->reported[*word / 64] & bit)
+    {
+      fail_at (v, *field_offset, 0, "the trace function reported this field "
+               "twice");
+      return false;
+    }
+  v->reported[*word / 64] |= bit;
+  return true;
+}
+
+/* A tagged word VALUE, relocated as IN_IMAGE / IN_EXE says.  */
+static void
+check_word (struct verifier *v, size_t field_offset, uintptr_t value,
+            bool in_image, bool in_exe)
+{
+  uintptr_t tag = value & v->tag_mask;
+  int type = v->heap->tag_types[tag];
+  if (type == DUMPER_TAG_IMMEDIATE)
+    {
+      if (in_image || in_exe)
+        fail_at (v, field_offset, value, "an immediate (tag %" PRIuPTR ") "
+                 "is listed for relocation", tag);
+    }
+  else if (in_exe)
+    check_exe_target (v, field_offset, value, value - tag, 1);
+  else if (!in_image)
+    fail_at (v, field_offset, value, "pointer tag %" PRIuPTR " but the "
+             "word is not relocated", tag);
+  else
+    check_image_target (v, field_offset, value, value - tag - v->base, type);
+}
+
+static void
+check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
+           bool in_image, bool in_exe)
+{
+  if (type < 0 || type >= v->heap->type_count)
+    fail_at (v, field_offset, value, "the trace function reported type %d",
+             type);
+  else if (in_exe)
+    check_exe_target (v, field_offset, value, value, 1);
+  else if (in_image)
+    check_image_target (v, field_offset, value, value - v->base, type);
+  else if (value != 0)
+    fail_at (v, field_offset, value, "a raw pointer that is not relocated");
+}
+
+static void
+on_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w;
+  if (v->status == DUMPER_OK && field_word (v, field, &off, &w))
+    check_word (v, off, *field, bit_of (v->image_bits, w),
+                bit_of (v->exe_bits, w));
+}
+
+static void
+on_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w;
+  if (v->status == DUMPER_OK && field_word (v, field, &off, &w))
+    check_ptr (v, off, (uintptr_t) *field, type, bit_of (v->image_bits, w),
+               bit_of (v->exe_bits, w));
+}
+
+static void
+on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w;
+  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w))
+    return;
+  uintptr_t value = (uintptr_t) *field;
+  uint64_t number;
+  if (bit_of (v->exe_bits, w))
+    check_exe_target (v, off, value, value, length);
+  else if (!bit_of (v->image_bits, w))
+    {
+      if (value != 0)
+        fail_at (v, off, value, "a byte block pointer that is not relocated");
+    }
+  else if (!object_at (v, value - v->base, &number)
+           || v->types[number] != PDUMP_TYPE_BYTES)
+    fail_at (v, off, value, "not the start of a byte block");
+  else if (length > room_at (v, value - v->base))
+    fail_at (v, off, value, "a block of %zu bytes does not fit in byte "
+             "block %" PRIu64 " (%" PRIu64 " bytes to the next object)",
+             length, number, room_at (v, value - v->base));
+}
+
+/* ------------------------------------------------------------------ */
+/* Pass 2: sizes and fields, object by object.  */
+
+static enum dumper_status
+check_objects (struct verifier *v, const unsigned char *index,
+               uint64_t index_size)
+{
+  struct index_cursor c = { index, index + index_size, 0, v->hot_offset };
+  while (c.number < v->object_count && v->status == DUMPER_OK)
+    {
+      unsigned type;
+      uint64_t size, start;
+      uint64_t number = c.number;
+      if (!index_next (v, &c, &type, &size, &start))
+        return v->status;
+      if (type == PDUMP_TYPE_BYTES)
+        continue;
+      const struct dumper_type *t = &v->heap->types[type];
+      const unsigned char *obj = v->bytes + start;
+      uint64_t section_end = start < v->cold_offset ? v->hot_end : v->cold_end;
+      unsigned char edge[SIZE_READ_LIMIT] __attribute__ ((aligned (16)));
+      const unsigned char *measured = obj;
+      if (section_end - start < SIZE_READ_LIMIT)
+        {
+          memset (edge, 0, sizeof edge);
+          memcpy (edge, obj, (size_t) (section_end - start));
+          measured = edge;
+        }
+      uint64_t host_size = t->size (measured);
+      if (host_size != size)
+        return fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
+                           "): the index says %" PRIu64 " bytes, its "
+                           "contents say %" PRIu64, number, t->name, start,
+                           size, host_size);
+      if (t->trace == NULL)
+        continue;
+      v->cur_index = number;
+      v->cur_offset = start;
+      v->cur_size = size;
+      v->cur_type = type;
+      t->trace (obj, &v->tracer);
+    }
+  if (v->status != DUMPER_OK)
+    return v->status;
+
+  /* Every relocated word is a reported field.  */
+  for (size_t g = 0; g < v->hot_bitmap_words; g++)
+    {
+      uint64_t stray = (v->image_bits[g] | v->exe_bits[g]) & ~v->reported[g];
+      if (stray)
+        {
+          uint64_t word = g * 64 + (uint64_t) __builtin_ctzll (stray);
+          uint64_t offset = v->hot_offset + word * 8;
+          uint64_t value;
+          memcpy (&value, v->bytes + offset, sizeof value);
+          return fail_index (v, "HOT word at offset 0x%" PRIx64 " (value 0x%"
+                             PRIx64 ") is relocated but no trace function "
+                             "reports it as a pointer field", offset,
+                             value - v->base < v->cold_end ? value - v->base
+                                                           : value);
+        }
+    }
+  return DUMPER_OK;
+}
+
+/* Registry values obey the field rules.  */
+static enum dumper_status
+check_registry (struct verifier *v)
+{
+  const struct pdump_section *reg = &v->view->sections[PDUMP_SECTION_REGISTRY];
+  v->in_record = true;
+  for (uint64_t i = 0; i < reg->count && v->status == DUMPER_OK; i++)
+    {
+      struct pdump_record r;
+      memcpy (&r, v->bytes + reg->offset + i * sizeof r, sizeof r);
+      v->cur_index = i;
+      bool in_image = r.value_kind == PDUMP_VALUE_IMAGE;
+      bool in_exe = r.value_kind == PDUMP_VALUE_EXE;
+      uintptr_t value = (uintptr_t) r.value + (in_image ? v->base
+                                               : in_exe && v->exe ? v->exe->bias
+                                               : 0);
+      if (r.kind == PDUMP_RECORD_ROOT || r.kind == PDUMP_RECORD_WORD)
+        check_word (v, 0, value, in_image, in_exe);
+      else if (r.kind == PDUMP_RECORD_PTR)
+        check_ptr (v, 0, value, (int) r.type, in_image, in_exe);
+    }
+  v->in_record = false;
+  return v->status;
+}
+
+/* ------------------------------------------------------------------ */
+
+static bool
+reserve (struct verifier *v)
+{
+  size_t starts = v->start_words * 8;
+  size_t rank = (v->start_words * 4 + 7) / 8 * 8;
+  size_t types = (size_t) ((v->object_count * 2 + 7) / 8 * 8);
+  size_t hot = v->hot_bitmap_words * 8;
+  v->scratch_size = starts + rank + types + 2 * hot;
+  v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
+                     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (v->scratch == MAP_FAILED)
+    return false;
+  unsigned char *p = v->scratch;
+  v->starts = (uint64_t *) p;
+  v->rank = (uint32_t *) (p + starts);
+  v->types = (uint16_t *) (p + starts + rank);
+  v->reported = (uint64_t *) (p + starts + rank + types);
+  v->exe_bits = (uint64_t *) (p + starts + rank + types + hot);
+  return true;
+}
+
+enum dumper_status
+pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
+                        const struct pdump_exe *exe,
+                        const struct dumper_heap *heap, const char *path,
+                        char *detail, size_t detail_size)
+{
+  const struct pdump_header *h = &view->header;
+  const struct pdump_section *s = view->sections;
+  struct verifier v;
+  memset (&v, 0, sizeof v);
+  v.tracer.word = on_word;
+  v.tracer.ptr = on_ptr;
+  v.tracer.bytes = on_bytes;
+  v.view = view;
+  v.bytes = bytes;
+  v.base = (uintptr_t) bytes;
+  v.exe = exe;
+  v.heap = heap;
+  v.path = path;
+  v.detail = detail;
+  v.detail_size = detail_size;
+  v.status = DUMPER_OK;
+
+  if (h->type_count != (uint32_t) heap->type_count
+      || h->tag_bits != heap->tag_bits)
+    return fail_index (&v, "the image describes %u types and %u tag bits; "
+                       "this executable has %d and %u", h->type_count,
+                       h->tag_bits, heap->type_count, heap->tag_bits);
+  enum dumper_status st
+    = pdump_check_section_sum (view, PDUMP_SECTION_OBJECTS,
+                               bytes + s[PDUMP_SECTION_OBJECTS].offset, path,
+                               detail, detail_size);
+  if (st != DUMPER_OK)
+    return st;
+
+  v.tag_mask = ((uintptr_t) 1 << heap->tag_bits) - 1;
+  v.object_align = (uint64_t) 1 << heap->tag_bits;
+  if (v.object_align < PDUMP_ALIGN)
+    v.object_align = PDUMP_ALIGN;
+  v.hot_offset = s[PDUMP_SECTION_HOT].offset;
+  v.hot_end = v.hot_offset + s[PDUMP_SECTION_HOT].size;
+  v.cold_offset = s[PDUMP_SECTION_COLD].offset;
+  v.cold_end = v.cold_offset + s[PDUMP_SECTION_COLD].size;
+  v.object_count = h->object_count;
+  v.hot_count = s[PDUMP_SECTION_OBJECTS].count;
+  uint64_t span = v.cold_end - v.hot_offset;
+  /* Every object takes at least one granule, so the counts bound the
+     scratch by the file's size, whatever the header says.  */
+  if (v.hot_count != s[PDUMP_SECTION_HOT].count
+      || v.object_count - v.hot_count != s[PDUMP_SECTION_COLD].count
+      || v.object_count > span / PDUMP_GRANULE || v.object_count > UINT32_MAX)
+    return fail_index (&v, "object counts disagree: %" PRIu64 " objects, %"
+                       PRIu64 " in HOT by the index, %" PRIu64 " by HOT, %"
+                       PRIu64 " in COLD", v.object_count, v.hot_count,
+                       s[PDUMP_SECTION_HOT].count, s[PDUMP_SECTION_COLD].count);
+  v.start_words = (size_t) ((span / PDUMP_GRANULE + 63) / 64);
+  v.hot_bitmap_words = (size_t) ((s[PDUMP_SECTION_HOT].size / 8 + 63) / 64);
+  v.image_bits = (const uint64_t *) (bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset);
+  if (!reserve (&v))
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                             "cannot allocate %zu bytes to verify the heap",
+                             v.scratch_size);
+
+  /* RELOC_EXE as a bitmap (pdump_relocate checked it is sorted and
+     inside HOT).  */
+  const unsigned char *exe_list = bytes + s[PDUMP_SECTION_RELOC_EXE].offset;
+  for (uint64_t i = 0; i < s[PDUMP_SECTION_RELOC_EXE].count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, exe_list + i * 4, sizeof w);
+      v.exe_bits[w / 64] |= UINT64_C (1) << (w % 64);
+    }
+
+  const unsigned char *index = bytes + s[PDUMP_SECTION_OBJECTS].offset;
+  uint64_t index_size = s[PDUMP_SECTION_OBJECTS].size;
+  if (map_objects (&v, index, index_size) == DUMPER_OK
+      && check_objects (&v, index, index_size) == DUMPER_OK)
+    check_registry (&v);
+  munmap (v.scratch, v.scratch_size ? v.scratch_size : 8);
+  return v.status;
+}
+
+/* ------------------------------------------------------------------ */
+
+enum dumper_status
+pdump_verify (struct pdump_verify_request *r)
+{
+  const struct pdump_view *view = r->view;
+  const struct pdump_section *s = view->sections;
+  double t0 = pdump_now ();
+  static const enum pdump_section_kind summed[] = {
+    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
+    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
+  };
+  enum dumper_status status = DUMPER_OK;
+  for (size_t i = 0; i < sizeof summed / sizeof summed[0] && status == DUMPER_OK; i++)
+    status = pdump_check_section_sum (view, summed[i], r->bytes + s[summed[i]].offset,
+                                      r->path, r->detail, r->detail_size);
+  double t1 = pdump_now ();
+  r->sums_seconds = t1 - t0;
+  if (status != DUMPER_OK)
+    return status;
+
+  unsigned char *hot = r->hot ? r->hot : r->bytes + s[PDUMP_SECTION_HOT].offset;
+  status = pdump_relocate (view, hot, r->fill, r->fill_ctx,
+                           r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset,
+                           r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
+                           r->image_base, r->exe ? r->exe->bias : 0,
+                           r->exe ? r->exe->hi : UNBOUNDED_EXE_LIMIT,
+                           &r->image_relocs, &r->exe_relocs, r->path,
+                           r->detail, r->detail_size);
+  if (status == DUMPER_OK)
+    status = pdump_check_registry (view, r->bytes + s[PDUMP_SECTION_REGISTRY].offset,
+                                   r->exe, r->path, r->detail, r->detail_size);
+  double t2 = pdump_now ();
+  r->relocate_seconds = t2 - t1;
+  if (status != DUMPER_OK || r->heap == NULL)
+    return status;
+
+  if ((r->hot && r->hot != r->bytes + s[PDUMP_SECTION_HOT].offset)
+      || r->image_base != (uintptr_t) r->bytes || r->exe == NULL)
+    return pdump_check_fail (DUMPER_E_STATE, r->detail, r->detail_size, r->path,
+                             "structural verification needs the heap relocated "
+                             "in place against an executable");
+  status = pdump_verify_structure (view, r->bytes, r->exe, r->heap, r->path,
+                                   r->detail, r->detail_size);
+  r->structure_seconds = pdump_now () - t2;
+  return status;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* pdump/verify.h: the one verification sequence of an image in memory
+   (verify.c), shared by the loader (load.c), dumper-inspect --check and
+   the fuzz targets, so they accept and refuse exactly the same images
+   with the same status.
+
+   The sequence: checksums of COLD and the discardable tables; HOT
+   relocated in place with its checksum; the registry against the
+   executable; then, in mode PDUMP_VERIFY_STRUCTURE, the structural pass
+   over the relocated heap with the host's own size and trace functions
+   (see pdump_verify_structure).  */
+
+#ifndef DUMPER_PDUMP_VERIFY_H
+#define DUMPER_PDUMP_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dumper/dumper.h>
+#include <dumper/heap.h>
+
+#include "check.h"
+#include "exe.h"
+
+struct pdump_verify_request
+{
+  const struct pdump_view *view;   /* from pdump_check_header */
+  unsigned char *bytes;            /* file offset 0 in memory */
+  /* HOT, relocated in place: NULL for BYTES + the HOT offset; a private
+     copy when the caller wants BYTES unchanged (the inspector).  */
+  unsigned char *hot;
+  pdump_fill_fn fill;              /* reads HOT just in time; may be NULL */
+  void *fill_ctx;
+  uintptr_t image_base;            /* added to image values */
+  const struct pdump_exe *exe;     /* NULL: no executable to check against */
+  /* Non-NULL: run the structural pass with this description.  It needs
+     the heap at the address it was relocated for: HOT == NULL,
+     IMAGE_BASE == (uintptr_t) BYTES, and EXE.  */
+  const struct dumper_heap *heap;
+  const char *path;
+  char *detail;
+  size_t detail_size;
+
+  /* Out.  */
+  uint64_t image_relocs, exe_relocs;
+  double sums_seconds;             /* section checksums */
+  double relocate_seconds;         /* relocation and the registry */
+  double structure_seconds;        /* the structural pass */
+};
+
+/* Run the sequence; DUMPER_OK or the first failure's status with the
+   message in REQ->detail.  On failure HOT may be partly relocated; the
+   caller discards it.  */
+enum dumper_status pdump_verify (struct pdump_verify_request *req);
+
+/* The structural pass alone, over an image already relocated at BYTES
+   (file offset 0) against EXE:
+
+   - the object index (OBJECTS, checksum first) must tile HOT and COLD
+     exactly: each object at the previous end rounded up to its
+     alignment, HOT objects of types with a trace function, COLD ones
+     pointer-free or byte blocks, sizes equal to what the host's size
+     functions say;
+   - every field a trace function reports must be an immediate, a
+     pointer into the executable (relocated by RELOC_EXE) or a pointer
+     (relocated by RELOC_IMAGE) to the start of an image object whose
+     type is the one the tag or the field says; a byte block must start
+     a byte block of the image and fit in it;
+   - every relocated word must be a reported field, and no field the
+     trace reports as a pointer may have been left unrelocated;
+   - registry values obey the same rules.
+
+   Needs no allocation but one scratch mapping sized from the header
+   (about 3 bits per 8 bytes of objects plus 2 bytes per object).  Any
+   violation is DUMPER_E_IMAGE_CORRUPT naming the object, its type, the
+   field and the value.  Host contract (heap.h): size functions read at
+   most the first 64 bytes of an object, trace functions read only the
+   object they trace, header_type only the first 64 bytes.  */
+enum dumper_status pdump_verify_structure (const struct pdump_view *view,
+                                           unsigned char *bytes,
+                                           const struct pdump_exe *exe,
+                                           const struct dumper_heap *heap,
+                                           const char *path, char *detail,
+                                           size_t detail_size);
+
+#endif /* DUMPER_PDUMP_VERIFY_H */

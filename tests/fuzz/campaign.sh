@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/fuzz/campaign.sh: a bounded corruption campaign in `make check'
+# (issue 20).  Resealed mutants of every kind (tests/fuzz/mutate.c)
+# against the real loader with DUMPER_PDUMP_VERIFY=structure, through
+# toyhost and dlisp: no crash, no hang, no wrong heap.  `make
+# campaign-run' runs the long version in both modes.
+#
+# CAMPAIGN_CHECK_COUNT sets the mutants per kind for toyhost (default
+# 12; dlisp gets a quarter, its digest walk is slower).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+if [ "$BACKEND" != pdumper ]; then
+  begin "resealed mutant campaign"
+  skip "this build is --with-dumper=$BACKEND"
+  finish
+fi
+
+count=${CAMPAIGN_CHECK_COUNT:-12}
+for host in toyhost dlisp; do
+  n=$count
+  [ $host = dlisp ] && n=$(( (count + 3) / 4 ))
+  begin "campaign: $host, verify=structure, $n mutants per kind"
+  if sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" $host structure $n \
+       > "$T/out" 2> "$T/err"; then
+    pass
+  else
+    fail "`cat "$T/out" "$T/err"`"
+  fi
+  sed 's/^/    /' "$T/out"
+done
+finish

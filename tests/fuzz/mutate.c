@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/fuzz/mutate.c: the resealing mutator of the corruption campaign
+   (tests/fuzz/campaign.sh).
+
+   Usage: mutate IMAGE OUTPUT KIND SEED
+
+   Writes a mutant of IMAGE to OUTPUT with every checksum recomputed
+   (what a hostile or buggy producer writes) and prints one line:
+   "KIND SEED CLASS what-changed".  KIND is one of
+
+     reloc-clear  a relocation bit cleared on a pointer field (the field
+                  keeps its unrelocated offset)
+     reloc-set    a relocation bit set on a word that holds no pointer,
+                  preferring words whose value looks like an image offset
+     interior     a relocated value moved inside its target object
+     tag          a relocated value's tag changed (the target's type no
+                  longer matches)
+     header       one field of the header or of a section table entry
+                  set to a boundary or random value
+     flip         1 to 4 random bit flips anywhere
+
+   CLASS says what a loaded mutant may legitimately look like: `data'
+   when only non-pointer bytes changed (a different but well-formed heap
+   is the right answer), `retarget' when a pointer now leads to the
+   start of another object of the same type (likewise), `structural'
+   otherwise: then a heap digest that differs from the original's is a
+   wrong heap.  Exit status 0, 2 when KIND does not apply to IMAGE, 1 on
+   errors.  The mutator reads the image with its own decoding of
+   format.h, independent of the loader's.  */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "pdump/format.h"
+
+static uint64_t rng_state;
+
+static uint64_t
+rng (void)
+{
+  /* xorshift64*: reproducible from the seed on every platform.  */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * UINT64_C (0x2545F4914F6CDD1D);
+}
+
+static uint64_t
+below (uint64_t n)
+{
+  return n ? rng () % n : 0;
+}
+
+struct image
+{
+  unsigned char *bytes;
+  size_t size;
+  struct pdump_header h;
+  struct pdump_section s[PDUMP_SECTION_KIND_MAX + 1];
+  size_t table_index[PDUMP_SECTION_KIND_MAX + 1];   /* entry of each kind */
+  uint64_t *starts;          /* object file offsets, ascending */
+  uint32_t *types;
+  uint64_t object_count;
+  uint64_t tag_mask;
+};
+
+static int
+die (const char *what)
+{
+  fprintf (stderr, "mutate: %s\n", what);
+  exit (1);
+}
+
+static uint64_t
+uleb (const unsigned char **p, const unsigned char *end)
+{
+  uint64_t v = 0;
+  for (unsigned shift = 0; *p < end && shift < 64; shift += 7)
+    {
+      unsigned char b = *(*p)++;
+      v |= (uint64_t) (b & 0x7f) << shift;
+      if (!(b & 0x80))
+        return v;
+    }
+  die ("bad object index");
+  return 0;
+}
+
+static void
+parse (struct image *im)
+{
+  if (im->size < sizeof im->h + PDUMP_SECTION_KIND_MAX * sizeof im->s[0])
+    die ("not an image");
+  memcpy (&im->h, im->bytes, sizeof im->h);
+  for (size_t i = 0; i < PDUMP_SECTION_KIND_MAX; i++)
+    {
+      struct pdump_section s;
+      memcpy (&s, im->bytes + sizeof im->h + i * sizeof s, sizeof s);
+      if (s.kind < 1 || s.kind > PDUMP_SECTION_KIND_MAX
+          || s.offset > im->size || s.size > im->size - s.offset)
+        die ("bad section table");
+      im->s[s.kind] = s;
+      im->table_index[s.kind] = i;
+    }
+  im->tag_mask = (UINT64_C (1) << im->h.tag_bits) - 1;
+  uint64_t align = (UINT64_C (1) << im->h.tag_bits) > PDUMP_ALIGN
+                   ? UINT64_C (1) << im->h.tag_bits : PDUMP_ALIGN;
+  im->object_count = im->h.object_count;
+  im->starts = malloc ((im->object_count + 1) * sizeof *im->starts);
+  im->types = malloc ((im->object_count + 1) * sizeof *im->types);
+  if (im->starts == NULL || im->types == NULL)
+    die ("out of memory");
+  const struct pdump_section *ix = &im->s[PDUMP_SECTION_OBJECTS];
+  const unsigned char *p = im->bytes + ix->offset, *end = p + ix->size;
+  uint64_t at = im->s[PDUMP_SECTION_HOT].offset;
+  for (uint64_t i = 0; i < im->object_count; i++)
+    {
+      if (i == ix->count)
+        at = im->s[PDUMP_SECTION_COLD].offset;
+      uint64_t type = uleb (&p, end), size = uleb (&p, end);
+      uint64_t a = type == PDUMP_TYPE_BYTES ? PDUMP_ALIGN : align;
+      at = (at + a - 1) & ~(a - 1);
+      im->starts[i] = at;
+      im->types[i] = (uint32_t) type;
+      at += size;
+    }
+}
+
+/* The object starting exactly at OFFSET, or -1.  */
+static int64_t
+object_at (const struct image *im, uint64_t offset)
+{
+  uint64_t lo = 0, hi = im->object_count;
+  while (lo < hi)
+    {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (im->starts[mid] < offset)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < im->object_count && im->starts[lo] == offset ? (int64_t) lo : -1;
+}
+
+static uint64_t
+object_size (const struct image *im, uint64_t n)
+{
+  /* Up to the next start or the section's end: enough for picking an
+     offset strictly inside.  */
+  uint64_t end = n + 1 < im->object_count ? im->starts[n + 1]
+                 : im->s[PDUMP_SECTION_COLD].offset + im->s[PDUMP_SECTION_COLD].size;
+  uint64_t hot_end = im->s[PDUMP_SECTION_HOT].offset + im->s[PDUMP_SECTION_HOT].size;
+  if (im->starts[n] < hot_end && end > hot_end)
+    end = hot_end;
+  return end - im->starts[n];
+}
+
+static uint64_t
+hot_words (const struct image *im)
+{
+  return im->s[PDUMP_SECTION_HOT].size / 8;
+}
+
+static uint64_t *
+hot_word (struct image *im, uint64_t w)
+{
+  return (uint64_t *) (im->bytes + im->s[PDUMP_SECTION_HOT].offset + w * 8);
+}
+
+static bool
+reloc_bit (const struct image *im, uint64_t w)
+{
+  const unsigned char *bits = im->bytes + im->s[PDUMP_SECTION_RELOC_IMAGE].offset;
+  return (bits[w / 8] >> (w % 8)) & 1;
+}
+
+static void
+set_reloc_bit (struct image *im, uint64_t w, bool on)
+{
+  unsigned char *bits = im->bytes + im->s[PDUMP_SECTION_RELOC_IMAGE].offset;
+  if (on)
+    bits[w / 8] |= (unsigned char) (1u << (w % 8));
+  else
+    bits[w / 8] &= (unsigned char) ~(1u << (w % 8));
+}
+
+static bool
+in_exe_list (const struct image *im, uint64_t w)
+{
+  const unsigned char *list = im->bytes + im->s[PDUMP_SECTION_RELOC_EXE].offset;
+  for (uint64_t i = 0; i < im->s[PDUMP_SECTION_RELOC_EXE].count; i++)
+    {
+      uint32_t x;
+      memcpy (&x, list + i * 4, 4);
+      if (x == w)
+        return true;
+    }
+  return false;
+}
+
+/* Change the RELOC_IMAGE count in the section table by DELTA, so the
+   mutant passes the bit-count check and reaches the heap.  */
+static void
+adjust_reloc_count (struct image *im, int delta)
+{
+  size_t at = sizeof im->h + im->table_index[PDUMP_SECTION_RELOC_IMAGE]
+              * sizeof (struct pdump_section) + offsetof (struct pdump_section, count);
+  uint64_t count;
+  memcpy (&count, im->bytes + at, 8);
+  count += (uint64_t) (int64_t) delta;
+  memcpy (im->bytes + at, &count, 8);
+}
+
+/* A random relocated HOT word, or false.  */
+static bool
+pick_relocated (struct image *im, uint64_t *word)
+{
+  uint64_t n = hot_words (im);
+  for (int tries = 0; tries < 100000 && n; tries++)
+    {
+      uint64_t w = below (n);
+      if (reloc_bit (im, w))
+        {
+          *word = w;
+          return true;
+        }
+    }
+  return false;
+}
+
+static const char *
+mutate_reloc (struct image *im, const char *kind, char *what, size_t what_size)
+{
+  uint64_t w;
+  if (strcmp (kind, "reloc-clear") == 0)
+    {
+      if (!pick_relocated (im, &w))
+        return NULL;
+      set_reloc_bit (im, w, false);
+      adjust_reloc_count (im, -1);
+      snprintf (what, what_size, "cleared the relocation of HOT word %" PRIu64, w);
+      return "structural";
+    }
+  /* reloc-set: prefer a plain word whose value is a plausible offset.  */
+  uint64_t n = hot_words (im), chosen = UINT64_MAX;
+  uint64_t lo = im->s[PDUMP_SECTION_HOT].offset;
+  uint64_t hi = im->s[PDUMP_SECTION_COLD].offset + im->s[PDUMP_SECTION_COLD].size;
+  for (int tries = 0; tries < 4096 && n; tries++)
+    {
+      w = below (n);
+      if (reloc_bit (im, w) || in_exe_list (im, w))
+        continue;
+      chosen = w;
+      uint64_t v = *hot_word (im, w);
+      if (v >= lo && v < hi)
+        break;
+    }
+  if (chosen == UINT64_MAX)
+    return NULL;
+  set_reloc_bit (im, chosen, true);
+  adjust_reloc_count (im, 1);
+  snprintf (what, what_size, "set a relocation on plain HOT word %" PRIu64
+            " (value 0x%" PRIx64 ")", chosen, *hot_word (im, chosen));
+  return "structural";
+}
+
+static const char *
+mutate_pointer (struct image *im, const char *kind, char *what, size_t what_size)
+{
+  for (int tries = 0; tries < 1000; tries++)
+    {
+      uint64_t w;
+      if (!pick_relocated (im, &w))
+        return NULL;
+      uint64_t *p = hot_word (im, w);
+      uint64_t tag = *p & im->tag_mask;
+      int64_t target = object_at (im, *p - tag);
+      if (target < 0)
+        continue;
+      if (strcmp (kind, "interior") == 0)
+        {
+          uint64_t size = object_size (im, (uint64_t) target);
+          if (size <= 8)
+            continue;
+          uint64_t inside = 8 * (1 + below ((size - 1) / 8));
+          *p += inside;
+          snprintf (what, what_size, "HOT word %" PRIu64 " now points %" PRIu64
+                    " bytes into object %" PRId64, w, inside, target);
+        }
+      else
+        {
+          uint64_t other = below (im->tag_mask);
+          if (other >= tag)
+            other++;
+          *p = *p - tag + other;
+          snprintf (what, what_size, "HOT word %" PRIu64 " tag %" PRIu64
+                    " -> %" PRIu64 " (object %" PRId64 ")", w, tag, other, target);
+        }
+      return "structural";
+    }
+  return NULL;
+}
+
+/* Store VALUE in the WIDTH bytes at AT.  */
+static void
+put (struct image *im, size_t at, unsigned width, uint64_t value)
+{
+  memcpy (im->bytes + at, &value, width);   /* little-endian hosts */
+}
+
+static const char *
+mutate_header (struct image *im, char *what, size_t what_size)
+{
+  static const struct { const char *name; size_t at; unsigned width; } header[] = {
+    { "format_version", 8, 4 }, { "header_size", 12, 4 }, { "word_size", 16, 1 },
+    { "byte_order", 17, 1 }, { "machine", 18, 2 }, { "section_count", 20, 4 },
+    { "file_size", 24, 8 }, { "page_size", 32, 8 },
+    { "section_table_offset", 40, 8 }, { "fingerprint", 48, 1 },
+    { "object_count", 64, 8 }, { "type_count", 72, 4 }, { "tag_bits", 76, 4 },
+    { "reserved", 80, 8 }
+  };
+  static const struct { const char *name; size_t at; unsigned width; } section[] = {
+    { "kind", 0, 4 }, { "flags", 4, 4 }, { "offset", 8, 8 }, { "size", 16, 8 },
+    { "count", 24, 8 }, { "reserved", 40, 8 }
+  };
+  const char *name;
+  size_t at;
+  unsigned width;
+  char where[64];
+  size_t header_fields = sizeof header / sizeof header[0];
+  uint64_t pick = below (header_fields + sizeof section / sizeof section[0]);
+  if (pick < header_fields)
+    {
+      name = header[pick].name;
+      at = header[pick].at;
+      width = header[pick].width;
+      snprintf (where, sizeof where, "header");
+    }
+  else
+    {
+      pick -= header_fields;
+      uint64_t entry = below (PDUMP_SECTION_KIND_MAX);
+      name = section[pick].name;
+      at = sizeof im->h + entry * sizeof (struct pdump_section) + section[pick].at;
+      width = section[pick].width;
+      snprintf (where, sizeof where, "section entry %" PRIu64, entry);
+    }
+  uint64_t old = 0;
+  memcpy (&old, im->bytes + at, width);
+  uint64_t value;
+  switch (below (9))
+    {
+    case 0: value = 0; break;
+    case 1: value = 1; break;
+    case 2: value = old + 1; break;
+    case 3: value = old - 1; break;
+    case 4: value = old * 2; break;
+    case 5: value = old / 2; break;
+    case 6: value = ~UINT64_C (0); break;
+    case 7: value = old ^ (UINT64_C (1) << below (width * 8)); break;
+    default: value = rng (); break;
+    }
+  put (im, at, width, value);
+  snprintf (what, what_size, "%s field %s: 0x%" PRIx64 " -> 0x%" PRIx64, where,
+            name, old, value & (width == 8 ? ~UINT64_C (0)
+                                : (UINT64_C (1) << (width * 8)) - 1));
+  return "structural";
+}
+
+/* Which section holds file offset AT (0 for the header, table or a gap).  */
+static unsigned
+section_of (const struct image *im, uint64_t at)
+{
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    if (at >= im->s[k].offset && at - im->s[k].offset < im->s[k].size)
+      return k;
+  return 0;
+}
+
+static const char *const section_names[] = {
+  "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY", "SCALAR_DATA",
+  "TYPES", "OBJECTS"
+};
+
+static const char *
+mutate_flip (struct image *im, char *what, size_t what_size)
+{
+  unsigned char *original = malloc (im->size);
+  if (original == NULL)
+    die ("out of memory");
+  memcpy (original, im->bytes, im->size);
+  unsigned flips = 1 + (unsigned) below (4);
+  size_t used = (size_t) snprintf (what, what_size, "flipped");
+  for (unsigned i = 0; i < flips; i++)
+    {
+      uint64_t at = below (im->size);
+      unsigned bit = (unsigned) below (8);
+      im->bytes[at] ^= (unsigned char) (1u << bit);
+      if (used < what_size)
+        used += (size_t) snprintf (what + used, what_size - used,
+                                   " 0x%" PRIx64 ".%u(%s)", at, bit,
+                                   at < sizeof im->h ? "header"
+                                   : section_of (im, at) ? section_names[section_of (im, at)]
+                                   : "gap");
+    }
+  /* Classify: the worst byte wins.  */
+  const char *cls = "data";
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].offset;
+  for (uint64_t at = 0; at < im->size; at++)
+    {
+      if (im->bytes[at] == original[at])
+        continue;
+      unsigned k = at < sizeof im->h + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section)
+                   ? 0 : section_of (im, at);
+      if (k == PDUMP_SECTION_COLD || k == PDUMP_SECTION_SCALAR_DATA
+          || k == PDUMP_SECTION_TYPES)
+        continue;
+      if (k == 0 && at >= sizeof im->h + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section))
+        continue;   /* padding between sections */
+      if (k != PDUMP_SECTION_HOT)
+        {
+          cls = "structural";
+          break;
+        }
+      uint64_t w = (at - hot) / 8;
+      uint64_t before, after;
+      memcpy (&before, original + hot + w * 8, 8);
+      memcpy (&after, im->bytes + hot + w * 8, 8);
+      if (in_exe_list (im, w))
+        {
+          cls = "structural";
+          break;
+        }
+      if (!reloc_bit (im, w))
+        {
+          /* A plain word stays data unless its tag bits or a zero
+             (a null raw pointer) changed.  */
+          if (before == 0 || ((before ^ after) & im->tag_mask))
+            {
+              cls = "structural";
+              break;
+            }
+          continue;
+        }
+      int64_t old_target = object_at (im, before - (before & im->tag_mask));
+      int64_t new_target = object_at (im, after - (after & im->tag_mask));
+      if ((before & im->tag_mask) == (after & im->tag_mask) && old_target >= 0
+          && new_target >= 0 && im->types[old_target] == im->types[new_target])
+        cls = "retarget";
+      else
+        {
+          cls = "structural";
+          break;
+        }
+    }
+  free (original);
+  return cls;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 5)
+    {
+      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED\n");
+      return 1;
+    }
+  FILE *f = fopen (argv[1], "rb");
+  if (f == NULL)
+    die ("cannot open the image");
+  struct image im;
+  memset (&im, 0, sizeof im);
+  fseek (f, 0, SEEK_END);
+  im.size = (size_t) ftell (f);
+  fseek (f, 0, SEEK_SET);
+  im.bytes = malloc (im.size ? im.size : 1);
+  if (im.bytes == NULL || fread (im.bytes, 1, im.size, f) != im.size)
+    die ("cannot read the image");
+  fclose (f);
+  parse (&im);
+
+  const char *kind = argv[3];
+  uint64_t seed = strtoull (argv[4], NULL, 10);
+  rng_state = seed * UINT64_C (0x9E3779B97F4A7C15) + 1;
+  rng ();
+  char what[512] = "";
+  const char *cls;
+  if (strcmp (kind, "reloc-clear") == 0 || strcmp (kind, "reloc-set") == 0)
+    cls = mutate_reloc (&im, kind, what, sizeof what);
+  else if (strcmp (kind, "interior") == 0 || strcmp (kind, "tag") == 0)
+    cls = mutate_pointer (&im, kind, what, sizeof what);
+  else if (strcmp (kind, "header") == 0)
+    cls = mutate_header (&im, what, sizeof what);
+  else if (strcmp (kind, "flip") == 0)
+    cls = mutate_flip (&im, what, sizeof what);
+  else
+    die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip)");
+  if (cls == NULL)
+    return 2;
+  fuzz_reseal (im.bytes, im.size);
+  f = fopen (argv[2], "wb");
+  if (f == NULL || fwrite (im.bytes, 1, im.size, f) != im.size || fclose (f) != 0)
+    die ("cannot write the mutant");
+  printf ("%s %" PRIu64 " %s %s\n", kind, seed, cls, what);
+  free (im.bytes);
+  free (im.starts);
+  free (im.types);
+  return 0;
+}
