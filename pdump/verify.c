@@ -26,6 +26,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,6 +87,14 @@ struct verifier
 
   /* The object being traced, or the record being checked.  */
   bool in_record;
+  /* While a trace function runs: the first bad field ends it through
+     ESCAPE.  A trace function's loops are bounded by the object's own
+     fields (a vector's length), which a crafted image controls: a length
+     whose byte size wraps around passes the size check, and the trace
+     would report fields for ever.  Trace functions are pure readers
+     (heap.h), so abandoning one is safe.  */
+  bool tracing;
+  jmp_buf escape;
   uint64_t cur_index;
   uint64_t cur_offset;           /* file offset */
   uint64_t cur_size;
@@ -146,6 +155,8 @@ fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
                                   field_offset,
                                   image ? value - v->base : value,
                                   image ? " (image offset)" : "", problem);
+  if (v->tracing)
+    longjmp (v->escape, 1);
 }
 
 /* Fail about the object index or an object as a whole.  */
@@ -545,7 +556,12 @@ check_objects (struct verifier *v, const unsigned char *index,
       v->cur_offset = start;
       v->cur_size = size;
       v->cur_type = type;
-      t->trace (obj, &v->tracer);
+      if (setjmp (v->escape) == 0)
+        {
+          v->tracing = true;
+          t->trace (obj, &v->tracer);
+        }
+      v->tracing = false;
     }
   if (v->status != DUMPER_OK)
     return v->status;

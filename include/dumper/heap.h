@@ -35,7 +35,9 @@
    collector-style description already keeps:
    - a size function reads at most the first 64 bytes of its object,
      header_type at most the first 64 bytes, and a trace function only
-     the object it traces (never the objects its fields point to);
+     the object it traces (never the objects its fields point to), and
+     keeps no state across callbacks: the verifier may abandon a trace
+     function (longjmp) at its first bad field;
    - a type that a tag names directly is always reached by that tag,
      never through a DUMPER_TAG_BY_HEADER tag.  */
 
