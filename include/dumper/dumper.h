@@ -144,7 +144,13 @@ enum dumper_status dumper_describe_heap (const struct dumper_heap *heap);
 
    Returns DUMPER_OK, DUMPER_E_USAGE (bad or missing option value),
    DUMPER_E_NO_BACKEND (--temacs for a back end this build lacks) or an
-   image error.  Call it once.  */
+   image error.  Call it once.
+
+   With DUMPER_PDUMP_CHECK_ONLY=1 in the environment (what
+   `dumper-inspect --check --deep' sets) it only verifies the image, with
+   the structural pass (dumper_set_verify below), and ends the process
+   with the loader's exit status: the one case in which the library
+   exits, on that explicit request (doc/format.md, "Check-only mode").  */
 enum dumper_status dumper_startup (int *argc, char ***argv);
 
 /* Override the fallback directory searched for `<exe-name>.pdmp' (call

@@ -387,6 +387,16 @@ static const char *const section_names[] = {
   "TYPES", "OBJECTS"
 };
 
+/* The name of section KIND for messages; "gap" for 0.  */
+static const char *
+section_name (unsigned kind)
+{
+  if (kind == 0)
+    return "gap";
+  return kind < sizeof section_names / sizeof section_names[0]
+         ? section_names[kind] : "?";
+}
+
 static const char *
 mutate_flip (struct image *im, char *what, size_t what_size)
 {
@@ -405,8 +415,7 @@ mutate_flip (struct image *im, char *what, size_t what_size)
         used += (size_t) snprintf (what + used, what_size - used,
                                    " 0x%" PRIx64 ".%u(%s)", at, bit,
                                    at < sizeof im->h ? "header"
-                                   : section_of (im, at) ? section_names[section_of (im, at)]
-                                   : "gap");
+                                   : section_name (section_of (im, at)));
     }
   /* Classify: the worst byte wins.  */
   const char *cls = "data";
