@@ -27,16 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "pdump/check.h"
 #include "pdump/format.h"
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
 
 static int
 compare_double (const void *a, const void *b)
@@ -74,7 +67,7 @@ static double
 map_touch (int fd, uint64_t size, uint64_t hot_offset, const unsigned char *pages,
            uint64_t page_count)
 {
-  double t0 = now ();
+  double t0 = common_now ();
   unsigned char *m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   if (m == MAP_FAILED)
     {
@@ -85,7 +78,7 @@ map_touch (int fd, uint64_t size, uint64_t hot_offset, const unsigned char *page
   for (uint64_t p = 0; p < page_count; p++)
     if (pages[p])
       hot[p * 4096] += 1;
-  double t = now () - t0;
+  double t = common_now () - t0;
   munmap (m, size);
   return t;
 }
@@ -93,7 +86,7 @@ map_touch (int fd, uint64_t size, uint64_t hot_offset, const unsigned char *page
 static double
 read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
 {
-  double t0 = now ();
+  double t0 = common_now ();
   size_t huge = 2u << 20;
   size_t region = hot_size + huge;
   unsigned char *m = mmap (NULL, region, PROT_READ | PROT_WRITE,
@@ -116,7 +109,7 @@ read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
         }
       done += (uint64_t) n;
     }
-  double t = now () - t0;
+  double t = common_now () - t0;
   munmap (m, region);
   return t;
 }

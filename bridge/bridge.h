@@ -121,8 +121,9 @@ const char *bridge_image_dir (void);
    configured default); DUMPER_E_USAGE for a bad DUMPER_PDUMP_VERIFY.  */
 enum dumper_status bridge_verify_mode (enum dumper_verify *mode);
 
-/* Time in seconds from a monotonic clock.  */
-double bridge_now (void);
+/* Time in seconds from a monotonic clock: the one in common/clock.c.  */
+#include "common/clock.h"
+#define bridge_now common_now
 
 /* The load information dumper_start_info reports.  */
 struct dumper_start_info *bridge_start_info_mut (void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bridge/exe.c: where the running executable is, where its image is
-   looked for, how a loaded image is verified, and a monotonic clock.
+   looked for and how a loaded image is verified.
 
    The image is found beside the *real* executable (/proc/self/exe), so
    invoking the program through a symlink or a renamed copy behaves: the
@@ -93,12 +93,4 @@ bridge_verify_mode (enum dumper_verify *mode)
   *mode = verify_override >= 0 ? (enum dumper_verify) verify_override
                                : DUMPER_DEFAULT_VERIFY;
   return DUMPER_OK;
-}
-
-double
-bridge_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }

@@ -10,6 +10,7 @@ extern struct pdump_stats pdump_load_stats_;
 extern struct pdump_dump_stats pdump_dump_stats_;
 
 /* Seconds from a monotonic clock, for the statistics.  */
-double pdump_now (void);
+#include "common/clock.h"
+#define pdump_now common_now   /* one monotonic clock: common/clock.c */
 
 #endif /* DUMPER_PDUMP_INTERNAL_H */

@@ -2,7 +2,7 @@
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
 LIB_SRCS_pdumper += pdump/addrmap.c pdump/check.c pdump/exe.c pdump/gc.c \
-	pdump/load.c pdump/maps.c pdump/stats.c pdump/verify.c pdump/walk.c \
+	pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
 	pdump/write.c
 
 # The format checks, for tools that read images in any build.

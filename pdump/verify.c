@@ -47,14 +47,6 @@
    function read past the mapping.  */
 #define SIZE_READ_LIMIT 64
 
-double
-pdump_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 /* ------------------------------------------------------------------ */
 /* The verifier's state.  */
 

@@ -228,13 +228,13 @@ locate (struct pdump_walk *w, uintptr_t address, uint64_t size, char *why,
     }
   for (uintptr_t a = address;;)
     {
-      const struct pdump_region *r = pdump_maps_find (&w->maps, a);
+      const struct common_region *r = common_maps_find (&w->maps, a);
       if (r == NULL)
         {
           snprintf (why, why_size, "points to unmapped memory 0x%" PRIxPTR, a);
           return FOREIGN;
         }
-      if (r->cls != PDUMP_REGION_HEAP)
+      if (!common_region_anonymous (r))   /* only malloc memory holds objects */
         {
           snprintf (why, why_size, "points into %s", r->name);
           return FOREIGN;
@@ -813,7 +813,7 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
 
   if (!pdump_exe_layout (&w->exe))
     return fail (w, DUMPER_E_EXE, "cannot read the executable's program headers");
-  if (!pdump_maps_read (&w->maps))
+  if (!common_maps_read (&w->maps))
     return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
   w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
   if (w->records == NULL || !pdump_addrmap_init (&w->visited, 1 << 16)
@@ -838,6 +838,6 @@ pdump_walk_free (struct pdump_walk *w)
   free (w->objects);
   free (w->stack);
   pdump_addrmap_free (&w->visited);
-  pdump_maps_free (&w->maps);
+  common_maps_free (&w->maps);
   memset (w, 0, sizeof *w);
 }

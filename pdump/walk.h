@@ -14,7 +14,7 @@
 #include "backend.h"
 #include "exe.h"
 #include "format.h"
-#include "maps.h"
+#include "common/maps.h"
 
 /* During the walk, image offsets are section-relative; an offset into
    COLD carries this bias until write.c knows where COLD starts.  */
@@ -63,7 +63,7 @@ struct pdump_walk
   uintptr_t tag_mask;
   uint64_t object_align;    /* max (PDUMP_ALIGN, 1 << tag_bits) */
   struct pdump_exe exe;
-  struct pdump_maps maps;
+  struct common_maps maps;
   uintptr_t image_start, image_end;   /* a loaded image, if any */
 
   /* Outputs.  */

@@ -33,6 +33,7 @@
 #include <dumper/dumper.h>
 
 #include "common/atomic.h"
+#include "common/elfnote.h"
 #include "tools/common/cli.h"
 
 /* Exit statuses: tools/common/status.h, doc/exit-status.md.  */
@@ -102,23 +103,16 @@ find_note (struct exe *x)
       GElf_Shdr shdr;
       if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_NOTE)
         continue;
-      Elf_Data *data = elf_getdata (scn, NULL);
+      Elf_Data *data = elf_rawdata (scn, NULL);
       if (data == NULL)
         continue;
-      size_t offset = 0, name_off, desc_off;
-      GElf_Nhdr nhdr;
-      while ((offset = gelf_getnote (data, offset, &nhdr, &name_off, &desc_off)) > 0)
+      struct common_notes notes;
+      memset (&notes, 0, sizeof notes);
+      common_notes_scan (data->d_buf, data->d_size, shdr.sh_addralign, &notes);
+      if (notes.has_dumper_note)
         {
-          const char *name = (const char *) data->d_buf + name_off;
-          if (nhdr.n_namesz == sizeof DUMPER_FINGERPRINT_NOTE_NAME
-              && memcmp (name, DUMPER_FINGERPRINT_NOTE_NAME, nhdr.n_namesz) == 0
-              && nhdr.n_type == DUMPER_FINGERPRINT_NOTE_TYPE
-              && nhdr.n_descsz == DUMPER_FINGERPRINT_SIZE)
-            {
-              x->desc_offset = shdr.sh_offset + desc_off;
-              found = true;
-              break;
-            }
+          x->desc_offset = shdr.sh_offset + notes.dumper_desc_offset;
+          found = true;
         }
     }
   elf_end (elf);

@@ -4,8 +4,8 @@
    An unexec dump writes the executable's own data segment into a new
    executable; memory from malloc lives elsewhere and is lost.  So every
    object that must survive comes from this arena: one large
-   zero-initialised array in the executable, placed in the x86-64 large
-   data section `.lbss', which the default linker script puts after
+   zero-initialised array in the executable (unexec/space.S), placed in
+   the x86-64 large data section `.lbss', which the default linker script puts after
    `.bss' at the very end of the writable segment.  Until the arena is
    used it costs only address space; the unexec writer saves only
    [arena, arena + top), so only the used part costs file size.
@@ -57,10 +57,10 @@
 #include "arena.h"
 
 /* The capacity; unit tests build this file with a small one.  */
-#ifndef UNEXEC_ARENA_BYTES
-# define UNEXEC_ARENA_BYTES ((size_t) DUMPER_ARENA_MIB << 20)
+#ifndef UNEXEC_ARENA_MIB
+# define UNEXEC_ARENA_MIB DUMPER_ARENA_MIB
 #endif
-#define ARENA_BYTES ((size_t) (UNEXEC_ARENA_BYTES))
+#define ARENA_BYTES ((size_t) UNEXEC_ARENA_MIB << 20)
 
 #define ALIGN 16
 #define HEADER 16
@@ -83,10 +83,13 @@ struct block
   struct block *prev_free;
 };
 
-/* The arena itself.  `.lbss' is NOBITS, so it costs nothing in the
-   undumped executable's file.  */
-static unsigned char arena[ARENA_BYTES]
-  __attribute__ ((section (".lbss"), aligned (4096)));
+/* The arena itself: ARENA_BYTES in the NOBITS section `.lbss', so it
+   costs nothing in the undumped executable's file.  It is defined in
+   unexec/space.S (built with the same UNEXEC_ARENA_MIB): a C section
+   attribute does not make the section NOBITS with every compiler.  */
+extern unsigned char unexec_arena_space[]
+  __attribute__ ((visibility ("hidden"), aligned (4096)));
+#define arena unexec_arena_space
 
 /* Allocator state.  It lives in .bss, which the unexec writer saves with
    the arena, so a dumped executable continues from it.  */

@@ -3,7 +3,7 @@
 
 UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/input.c unexec/plan.c \
 	unexec/scan.c unexec/write.c
-LIB_SRCS_unexec += $(UNEXEC_SRCS)
+LIB_SRCS_unexec += $(UNEXEC_SRCS) unexec/space.S
 
 # ------------------------------------------------------------------
 # Tests.  The allocator's unit test builds arena.c with a small arena of
@@ -19,27 +19,31 @@ UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o)) \
 	$(COMMON_OBJS)
 
 CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer
-CHECK_SCRIPTS += tests/unexec/e2e.sh
+CHECK_SCRIPTS += tests/unexec/e2e.sh tests/unexec/nobits.sh
 CLEANFILES += tests/unexec/minihost tests/unexec/minihost-pie
 
 $(UNEXEC_TEST_OBJS) $(UNEXEC_SRCS:.c=.o): config.h $(GENERATED_HEADERS)
 tests/unexec/test_arena.o tests/unexec/test_writer.o: \
 	ALL_CPPFLAGS += $(CMOCKA_CFLAGS)
 
+# The allocator and its storage with a 4 MiB arena.
+ARENA_SMALL_OBJS = tests/unexec/arena-small.o tests/unexec/space-small.o
 tests/unexec/arena-small.o: unexec/arena.c
 	@$(MKDIR_P) $(@D)
-	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_BYTES='((size_t) 4 << 20)' \
-	  $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_MIB=4 $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+tests/unexec/space-small.o: unexec/space.S config.h
+	@$(MKDIR_P) $(@D)
+	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_MIB=4 -c -o $@ $<
 
-tests/unexec/test_arena: tests/unexec/test_arena.o tests/unexec/arena-small.o
+tests/unexec/test_arena: tests/unexec/test_arena.o $(ARENA_SMALL_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/unexec/test_arena.o \
-	  tests/unexec/arena-small.o $(CMOCKA_LIBS)
+	  $(ARENA_SMALL_OBJS) $(CMOCKA_LIBS)
 
 tests/unexec/test_writer: tests/unexec/test_writer.o \
-		tests/unexec/arena-small.o $(UNEXEC_WRITER_OBJS)
+		$(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS)
 	$(CC) $(ALL_LDFLAGS) -no-pie -o $@ tests/unexec/test_writer.o \
-	  tests/unexec/arena-small.o $(UNEXEC_WRITER_OBJS) $(ELF_LIBS) \
-	  $(CMOCKA_LIBS)
+	  $(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS) $(ELF_LIBS) \
+	  $(XXHASH_LIBS) $(CMOCKA_LIBS)
 
 # The test hosts exist only in unexec builds; `make check' builds them.
 ifeq ($(WITH_UNEXEC),1)

@@ -22,22 +22,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/maps.h"
 #include "internal.h"
 
 /* How many findings are described one by one; the rest are counted.  */
 #define LISTED_MAX 16
 
-struct mapping
-{
-  struct unexec_range range;
-  char *name;               /* path, "[heap]", "[stack]", or "" */
-};
-
 struct scanner
 {
   const struct unexec_input *in;
-  struct mapping *maps;
-  size_t map_count;
+  struct common_maps maps;           /* mappings outside the executable */
   struct unexec_range exe;            /* the executable's own image */
   struct unexec_range *copies;        /* copy-relocated variables, sorted */
   size_t copy_count;
@@ -87,44 +81,17 @@ exe_range (const struct unexec_input *in)
 static bool
 read_maps (struct scanner *s)
 {
-  FILE *f = fopen ("/proc/self/maps", "re");
-  if (f == NULL)
+  if (!common_maps_read (&s->maps))
     return false;
-  char *line = NULL;
-  size_t line_size = 0, capacity = 0;
-  bool ok = true;
-  while (ok && getline (&line, &line_size, f) > 0)
+  size_t kept = 0;
+  for (size_t i = 0; i < s->maps.count; i++)
     {
-      unsigned long start, end;
-      int name_at = 0;
-      if (sscanf (line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end, &name_at) < 2)
-        continue;
-      if (start < s->exe.end && end > s->exe.start)
-        continue;
-      if (s->map_count == capacity)
-        {
-          capacity = capacity ? 2 * capacity : 64;
-          struct mapping *grown = realloc (s->maps, capacity * sizeof *grown);
-          if (grown == NULL)
-            {
-              ok = false;
-              break;
-            }
-          s->maps = grown;
-        }
-      char *name = line + name_at;
-      name[strcspn (name, "\n")] = '\0';
-      struct mapping *m = &s->maps[s->map_count];
-      m->range = (struct unexec_range) { start, end };
-      m->name = strdup (name);
-      if (m->name == NULL)
-        ok = false;
-      else
-        s->map_count++;
+      const struct common_region *r = &s->maps.regions[i];
+      if (!(r->start < s->exe.end && r->end > s->exe.start))
+        s->maps.regions[kept++] = *r;
     }
-  free (line);
-  fclose (f);
-  return ok;
+  s->maps.count = kept;
+  return true;
 }
 
 /* The index of the range holding ADDR in the COUNT ranges at FIRST,
@@ -149,16 +116,9 @@ find_range (const struct unexec_range *first, size_t count, size_t stride,
   return count;
 }
 
-/* The mapping holding ADDR, or NULL.  */
-static const struct mapping *
-find_mapping (const struct scanner *s, uintptr_t addr)
-{
-  size_t i = find_range (&s->maps[0].range, s->map_count, sizeof *s->maps, addr);
-  return i < s->map_count ? &s->maps[i] : NULL;
-}
 
 static void
-describe_mapping (const struct mapping *m, char *out, size_t size)
+describe_mapping (const struct common_region *m, char *out, size_t size)
 {
   if (strcmp (m->name, "[heap]") == 0)
     snprintf (out, size, "the malloc heap ([heap])");
@@ -335,7 +295,7 @@ locate (const struct unexec_input *in, uintptr_t addr, char *out, size_t size)
 
 static void
 report (struct scanner *s, uintptr_t where, uintptr_t value,
-        const struct mapping *m)
+        const struct common_region *m)
 {
   s->found++;
   if (s->found > LISTED_MAX)
@@ -352,10 +312,10 @@ static void
 scan_range (struct scanner *s, struct unexec_range r)
 {
   const size_t word = sizeof (uintptr_t);
-  if (s->map_count == 0)
+  if (s->maps.count == 0)
     return;
-  uintptr_t low = s->maps[0].range.start;
-  uintptr_t span = s->maps[s->map_count - 1].range.end - low;
+  uintptr_t low = s->maps.regions[0].start;
+  uintptr_t span = s->maps.regions[s->maps.count - 1].end - low;
   for (uintptr_t a = (r.start + word - 1) & ~(uintptr_t) (word - 1);
        a + word <= r.end; a += word)
     {
@@ -363,7 +323,7 @@ scan_range (struct scanner *s, struct unexec_range r)
       memcpy (&value, (const void *) a, word);
       if (value - low >= span)
         continue;
-      const struct mapping *m = find_mapping (s, value);
+      const struct common_region *m = common_maps_find (&s->maps, value);
       if (m && !copy_relocated_p (s, a))
         report (s, a, value, m);
     }
@@ -385,9 +345,7 @@ unexec_scan_pointers (const struct unexec_input *in,
   if (s.found > LISTED_MAX)
     say (&s, "%zu saved words in all look like pointers outside the "
          "executable; only the first %d are listed", s.found, LISTED_MAX);
-  for (size_t k = 0; k < s.map_count; k++)
-    free (s.maps[k].name);
-  free (s.maps);
+  common_maps_free (&s.maps);
   free (s.copies);
   return s.found;
 }

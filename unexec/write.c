@@ -14,18 +14,11 @@
 #include <time.h>
 
 #include "arena.h"
+#include "common/clock.h"
 #include "internal.h"
 
 /* Cleared before each dump, so the saved copy of it is all zero.  */
 static struct unexec_stats last_stats;
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 enum dumper_status
 unexec_write_from (const char *input, const struct unexec_request *req)
@@ -36,7 +29,7 @@ unexec_write_from (const char *input, const struct unexec_request *req)
   memset (&last_stats, 0, sizeof last_stats);
   if (req->output == NULL || req->output[0] == '\0')
     return unexec_fail (&detail, DUMPER_E_OUTPUT, "no output file given");
-  double t0 = now ();
+  double t0 = common_now ();
 
   unexec_arena_scrub ();
   void *base;
@@ -60,7 +53,7 @@ unexec_write_from (const char *input, const struct unexec_request *req)
           const GElf_Phdr *seg = &in.phdrs[plan.segment];
           struct unexec_stats stats = {
             .written = true,
-            .seconds = now () - t0,
+            .seconds = common_now () - t0,
             .input_size = in.file_size,
             .output_size = plan.file_size,
             .segment_file_size = plan.phdrs[plan.segment].p_filesz,

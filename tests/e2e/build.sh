@@ -69,9 +69,55 @@ else
   cat "$T/cc.log"; fail "compile with: $flags"
 fi
 
+begin "dumper.pc names the back end and where dumper-fingerprint is"
+pcv="env PKG_CONFIG_PATH=$D$prefix/lib/pkgconfig pkg-config --define-variable=prefix=$D$prefix"
+b=`$pcv --variable=backend dumper`
+bin=`$pcv --variable=bindir dumper`
+if [ "$b" = "$BACKEND" ] && [ -x "$bin/dumper-fingerprint" ]; then pass
+else fail "backend '$b' (want $BACKEND), bindir '$bin'"; fi
+
 begin "make uninstall removes what install put there"
 make -s -C "$BUILDDIR" uninstall DESTDIR="$D" > "$T/uninstall.log" 2>&1
 left=`find "$D" -type f | grep -v '/share/' | head -5`
 if [ -z "$left" ]; then pass; else fail "left behind: $left"; fi
+
+# A library-only build at a custom prefix: --disable-tools and
+# --disable-tests need neither libbfd nor cmocka (their headers are
+# made unusable here), and a program outside the tree links with nothing
+# but `pkg-config --cflags --libs dumper' and starts (no LD_LIBRARY_PATH,
+# no -rpath of its own).  One mode is enough: pdumper, the shared one.
+if [ "$BACKEND" = pdumper ] && [ "$ENABLE_SANITIZERS" != yes ]; then
+  P=$T/custom
+  mkdir -p "$T/lib-only/fake" "$T/lib-only/build"
+  printf '#error "no libbfd in this test"\n' > "$T/lib-only/fake/bfd.h"
+  printf '#error "no cmocka in this test"\n' > "$T/lib-only/fake/cmocka.h"
+  begin "configure --disable-tools --disable-tests needs only libelf and libxxhash"
+  if (cd "$T/lib-only/build" && "$SRCDIR/configure" --prefix="$P" --with-dumper=pdumper \
+        --disable-tools --disable-tests CC="${CC:-cc}" CPPFLAGS="-I$T/lib-only/fake" \
+        LIBS= > configure.log 2>&1 \
+      && make -j2 > make.log 2>&1 && make install > install.log 2>&1); then
+    if [ -f "$P/lib/libdumper.a" ] && [ -f "$P/lib/libdumper.so" ] \
+       && [ -x "$P/bin/dumper-fingerprint" ] && [ ! -e "$P/bin/dumper-inspect" ]; then
+      pass
+    else fail "installed: `ls "$P/bin" "$P/lib" | tr '\n' ' '`"; fi
+  else
+    tail -5 "$T/lib-only/build/"*.log | sed 's/^/    | /'
+    fail "the library-only build failed"
+  fi
+  begin "... its libdumper.so needs only libelf, libxxhash and the C library"
+  needed=`readelf -d "$P/lib/libdumper.so" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' \
+    | grep -v -e '^libelf' -e '^libxxhash' -e '^libc\.' -e '^ld-linux' | tr '\n' ' '`
+  if [ -z "$needed" ] && [ -f "$P/lib/libdumper.so" ]; then pass; else fail "also needs: $needed"; fi
+  begin "a pdumper program built from a custom prefix with pkg-config alone starts"
+  flags=`PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs dumper`
+  if ${CC:-cc} -o "$T/ten-custom" "$T/ten.c" $flags > "$T/cc2.log" 2>&1; then
+    out=`"$T/ten-custom" 2>&1`
+    st=$?
+    if [ $st -eq 0 ] && [ "$out" = "backend=pdumper initialized=0 will_dump=0" ]; then pass
+    else fail "status $st (127: libdumper.so not found): $out"; fi
+  else
+    cat "$T/cc2.log"; fail "compile with: $flags"
+  fi
+fi
 
 finish

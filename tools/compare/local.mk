@@ -17,7 +17,7 @@ COMPARE_SRCS = tools/compare/baseline.c tools/compare/heapdiff.c \
 	tools/compare/host.c tools/compare/json.c tools/compare/measure.c \
 	tools/compare/options.c tools/compare/plot.c tools/compare/spawn.c \
 	tools/compare/stats.c tools/compare/table.c tools/compare/util.c \
-	tools/common/xalloc.c tools/common/cli.c
+	tools/common/xalloc.c tools/common/cli.c common/clock.c
 COMPARE_OBJS = $(COMPARE_SRCS:.c=.o)
 
 BIN_PROGRAMS += tools/dumper-compare

@@ -64,6 +64,9 @@ usage (FILE *out)
 static struct tool_cli cli = { "dumper-compare", usage, 0 };
 
 /* "dumper-compare: MESSAGE\n" on stderr, after what stdout holds.  */
+static void report (const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 1, 0)));
+
 static void
 report (const char *fmt, va_list ap)
 {

@@ -21,19 +21,12 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "compare.h"
 
 extern char **environ;
 
 volatile sig_atomic_t compare_interrupted;
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
 
 int
 compare_spawn (char *const *argv, const char *out_path, const char *err_path,
@@ -62,7 +55,7 @@ compare_spawn (char *const *argv, const char *out_path, const char *err_path,
       return -1;
     }
   pid_t pid;
-  double t0 = now ();
+  double t0 = common_now ();
   rc = posix_spawnp (&pid, argv[0], &actions, NULL, argv, environ);
   posix_spawn_file_actions_destroy (&actions);
   if (rc != 0)
@@ -76,7 +69,7 @@ compare_spawn (char *const *argv, const char *out_path, const char *err_path,
   do
     got = wait4 (pid, &status, 0, &ru);
   while (got < 0 && errno == EINTR);
-  result->seconds = now () - t0;
+  result->seconds = common_now () - t0;
   if (got < 0)
     return -1;
   result->max_rss_kb = ru.ru_maxrss;

@@ -21,8 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xxhash.h>
-
+#include "common/elfnote.h"
 #include "inspect.h"
 
 /* DT_PLTGOT and the PLT relocations' size, as pdump/exe.c reads them.  */
@@ -50,47 +49,14 @@ read_pltgot (Elf *elf, const GElf_Phdr *ph, struct pdump_exe *layout)
   pdump_exe_set_pltgot (layout, pltgot, pltrelsz, rel_size, entry_size);
 }
 
-/* The dumper note's fingerprint and the GNU build-id in one PT_NOTE.  */
+/* The notes of one PT_NOTE segment (common/elfnote.c reads them).  */
 static void
-read_notes (Elf *elf, const GElf_Phdr *ph, struct insp_exe *exe,
-            unsigned char *build_id, bool *has_build_id)
+read_notes (Elf *elf, const GElf_Phdr *ph, struct common_notes *notes)
 {
   Elf_Data *data = elf_getdata_rawchunk (elf, (int64_t) ph->p_offset,
-                                         ph->p_filesz,
-                                         ph->p_align == 8 ? ELF_T_NHDR8
-                                                          : ELF_T_NHDR);
-  if (data == NULL)
-    return;
-  static const unsigned char zero[DUMPER_FINGERPRINT_SIZE];
-  GElf_Nhdr note;
-  size_t name_at, desc_at;
-  for (size_t at = 0;
-       (at = gelf_getnote (data, at, &note, &name_at, &desc_at)) > 0;)
-    {
-      const char *name = (const char *) data->d_buf + name_at;
-      const unsigned char *desc = (const unsigned char *) data->d_buf + desc_at;
-      if (note.n_namesz == sizeof DUMPER_FINGERPRINT_NOTE_NAME
-          && memcmp (name, DUMPER_FINGERPRINT_NOTE_NAME, note.n_namesz) == 0
-          && note.n_type == DUMPER_FINGERPRINT_NOTE_TYPE
-          && note.n_descsz == DUMPER_FINGERPRINT_SIZE)
-        {
-          if (memcmp (desc, zero, sizeof zero) != 0)
-            {
-              memcpy (exe->fingerprint, desc, DUMPER_FINGERPRINT_SIZE);
-              exe->has_fingerprint = true;
-              exe->fingerprint_source = "dumper note";
-            }
-        }
-      else if (note.n_namesz == 4 && memcmp (name, "GNU", 4) == 0
-               && note.n_type == NT_GNU_BUILD_ID && note.n_descsz > 0)
-        {
-          XXH128_canonical_t canonical;
-          XXH128_canonicalFromHash (&canonical,
-                                    XXH3_128bits (desc, note.n_descsz));
-          memcpy (build_id, canonical.digest, DUMPER_FINGERPRINT_SIZE);
-          *has_build_id = true;
-        }
-    }
+                                         ph->p_filesz, ELF_T_BYTE);
+  if (data != NULL)
+    common_notes_scan (data->d_buf, data->d_size, ph->p_align, notes);
 }
 
 static enum dumper_status
@@ -102,8 +68,8 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
                       "not an ELF executable");
   struct pdump_exe *layout = &exe->layout;
   layout->lo = UINT64_MAX;
-  unsigned char build_id[DUMPER_FINGERPRINT_SIZE] = { 0 };
-  bool has_build_id = false;
+  struct common_notes notes;
+  memset (&notes, 0, sizeof notes);
   for (size_t i = 0; i < phnum; i++)
     {
       GElf_Phdr ph;
@@ -124,19 +90,15 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
           read_pltgot (elf, &ph, layout);
           break;
         case PT_NOTE:
-          read_notes (elf, &ph, exe, build_id, &has_build_id);
+          read_notes (elf, &ph, &notes);
           break;
         }
     }
   if (layout->segment_count == 0 || layout->hi <= layout->lo)
     return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
                       "the executable has no loadable segments");
-  if (!exe->has_fingerprint && has_build_id)
-    {
-      memcpy (exe->fingerprint, build_id, sizeof build_id);
-      exe->has_fingerprint = true;
-      exe->fingerprint_source = "GNU build-id";
-    }
+  exe->has_fingerprint = common_notes_fingerprint (&notes, exe->fingerprint,
+                                                   &exe->fingerprint_source);
   return DUMPER_OK;
 }
 

@@ -18,6 +18,9 @@ tool_out_of_memory (void)
   exit (MIGRATE_EXIT_INTERNAL);
 }
 
+static char *vasprintf_or_die (const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 1, 0)));
+
 static char *
 vasprintf_or_die (const char *fmt, va_list ap)
 {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/e2e/exports.sh: libdumper.so exports the public API and nothing
+# else.  The public API is every global symbol of the library whose name
+# appears in the installed headers (include/dumper/*.h); the exported
+# list (nm -D --defined-only) must be exactly that: no internal
+# bridge_*, pdump_*, unexec_* or common_* name, and no public name
+# missing (a new public name that is not dumper_* goes in libdumper.map).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+SO=$BUILDDIR/libdumper.so
+NM=${NM:-nm}
+
+# Words of the public headers, the library's global symbols, the exports.
+cat "$SRCDIR"/include/dumper/*.h "$BUILDDIR"/include/dumper/backend.h \
+  | tr -c 'A-Za-z0-9_' '\n' | grep -v '^$' | sort -u > "$T/words"
+"$NM" -g --defined-only "$BUILDDIR/libdumper.a" 2>/dev/null \
+  | awk 'NF == 3 { print $3 }' | sort -u > "$T/globals"
+comm -12 "$T/words" "$T/globals" > "$T/expected"
+"$NM" -D --defined-only "$SO" | awk 'NF == 3 && $2 != "A" { print $3 }' \
+  | sed 's/@.*//' | sort -u > "$T/exported"
+
+begin "libdumper.so exports no internal symbol"
+extra=`comm -23 "$T/exported" "$T/expected" | tr '\n' ' '`
+if [ -z "$extra" ]; then pass
+else fail "exported but not in the public headers: $extra"; fi
+
+begin "libdumper.so exports every public function and variable"
+missing=`comm -13 "$T/exported" "$T/expected" | tr '\n' ' '`
+if [ -z "$missing" ]; then pass
+else fail "in the public headers but not exported (add them to libdumper.map): $missing"; fi
+
+begin "the public API is not empty"
+n=`wc -l < "$T/exported"`
+if [ "$n" -gt 20 ]; then pass; else fail "only $n symbols exported"; fi
+
+finish
