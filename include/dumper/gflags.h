@@ -26,7 +26,17 @@
    Short names (`initialized', `will_dump', ...) are defined unless the
    host defines DUMPER_GFLAGS_NO_SHORT_NAMES before including this
    header, for hosts whose own identifiers collide with them; the
-   `dumper_'-prefixed names and the `_p ()' predicates always exist.  */
+   `dumper_'-prefixed names and the `_p ()' predicates always exist.
+
+   The short names are object-like macros, so they expand inside ANY
+   host identifier spelled the same: a struct member (`tty->initialized'
+   becomes `tty->((bool) dumper_gflags.initialized_)', a syntax error), a
+   parameter or local (`int initialized'), a declaration.  The names are
+   kept on purpose -- they are the migrated vocabulary -- and the
+   collision is made visible instead: `dumper-migrate' reports every
+   such member, parameter, local and declaration (pattern
+   name-collision, doc/migration.md).  Rename the host identifier, or
+   define DUMPER_GFLAGS_NO_SHORT_NAMES in that file.  */
 
 #ifndef DUMPER_GFLAGS_H
 #define DUMPER_GFLAGS_H

@@ -16,7 +16,7 @@ check "an unknown option says so in one line" \
 check "an unknown short option too" \
   sh -c 'test "`"$0" -x . 2>&1 > /dev/null`" = "dumper-migrate: unknown option \`-x'"'"'; try --help"' "$MIGRATE"
 check "--list-rules lists every pattern" \
-  sh -c 'test `"$0" --list-rules | wc -l` -eq 17 && "$0" --list-rules | grep -q "^cannot-dump-guard "' "$MIGRATE"
+  sh -c 'test `"$0" --list-rules | wc -l` -eq 16 && "$0" --list-rules | grep -q "^cannot-dump-guard "' "$MIGRATE"
 
 expect_status "no path is a usage error" 64 "$MIGRATE"
 expect_status "an unknown option is a usage error" 64 "$MIGRATE" --frobnicate "$M/clean"

@@ -4,7 +4,7 @@
 #
 # Applies `dumper-migrate --fix' to trees made of the fixtures
 # (tests/migrate/fixtures and tests/migrate/classes): every file alone,
-# all of them together, and MIGRATE_PROPERTY_RUNS (default 25) random
+# all of them together, and MIGRATE_PROPERTY_RUNS (default 15) random
 # combinations drawn with MIGRATE_PROPERTY_SEED (default 18; printed,
 # so a failure can be replayed).  After the first --fix, a second
 # --fix must change nothing: --diff prints nothing and every file is
@@ -16,7 +16,7 @@
 . "$SRCDIR/tests/migrate/common.sh"
 
 SEED=${MIGRATE_PROPERTY_SEED:-18}
-RUNS=${MIGRATE_PROPERTY_RUNS:-25}
+RUNS=${MIGRATE_PROPERTY_RUNS:-15}
 POOL=$T/pool
 mkdir -p "$POOL"
 cp "$M"/fixtures/* "$M"/classes/* "$POOL"/

@@ -7,7 +7,8 @@
      dumper-migrate: keep                 a person decided: not a dump
                                           test, leave it; the site is
                                           dropped
-     dumper-migrate: review PATTERN...    written by --fix above every
+     dumper-migrate: review PATTERN...    (starting the comment) written
+                                          by --fix above every
                                           review item it leaves behind;
                                           the item stays a review item
                                           until a person resolves it
@@ -90,13 +91,18 @@ collect (const struct migrate_file *f, struct review_marker **out)
   size_t n = 0, cap = 0;
   for (int c = 0; c < f->ncomments; c++)
     {
-      size_t at = find_in_comment (f, c, review_word);
-      if (at == (size_t) -1)
+      /* A marker starts its comment: one that only mentions the words
+         (documentation, this file) is not one.  */
+      size_t at = f->comments[c].start + 2;
+      while (at < f->comments[c].end && (f->text[at] == ' ' || f->text[at] == '\t'))
+        at++;
+      if (f->comments[c].end - at < sizeof review_word - 1
+          || memcmp (f->text + at, review_word, sizeof review_word - 1) != 0)
         continue;
       size_t p = at + sizeof review_word - 1, end = f->comments[c].end;
       while (p < end && (f->text[p] == ' ' || f->text[p] == '\t'))
         p++;
-      /* One entry per pattern id named (at least one, maybe "").  */
+      /* One entry per pattern id named; none: not a marker.  */
       bool first = true;
       for (;;)
         {
@@ -107,7 +113,7 @@ collect (const struct migrate_file *f, struct review_marker **out)
           if (q == p && !first)
             break;
           char *id = tool_xstrndup (f->text + p, q - p);
-          if (!first && !migrate_pattern_find (id))
+          if (!migrate_pattern_find (id))
             {
               free (id);
               break;
@@ -185,7 +191,7 @@ migrate_markers_apply (struct migrate_project *proj)
               if (tok < 0)
                 continue;
               int site = migrate_site_add
-                (proj, fi, tok, known ? known->id : MIGRATE_P_MARKER,
+                (proj, fi, tok, known->id,
                  MIGRATE_REVIEW,
                  migrate_xasprintf ("review item `%s' recorded by a `%s'"
                                     " marker", marks[m].pattern, review_word),

@@ -32,7 +32,6 @@ const char MIGRATE_P_PURIFY[] = "purify-flag";
 const char MIGRATE_P_COLLISION[] = "name-collision";
 const char MIGRATE_P_INCLUDE[] = "gflags-include";
 const char MIGRATE_P_LEFTOVER[] = "leftover";
-const char MIGRATE_P_MARKER[] = "review-marker";
 
 const struct migrate_pattern migrate_patterns[] = {
   { MIGRATE_P_GUARD, "#ifndef CANNOT_DUMP around a dump test or dump-only code" },
@@ -51,7 +50,6 @@ const struct migrate_pattern migrate_patterns[] = {
   { MIGRATE_P_COLLISION, "a name that collides with a gflags short name" },
   { MIGRATE_P_INCLUDE, "gflags names used without <dumper/gflags.h>" },
   { MIGRATE_P_LEFTOVER, "something a rewrite would leave behind" },
-  { MIGRATE_P_MARKER, "a review marker left by --fix, not yet resolved" },
 };
 const int migrate_npatterns = sizeof migrate_patterns / sizeof migrate_patterns[0];
 
