@@ -61,26 +61,49 @@ enum dumper_status bridge_parse_args (int *argc, char ***argv,
                                       struct bridge_args *out);
 
 /* ------------------------------------------------------------------ */
+/* The declaration table (decls.c).  */
+
+/* The executable's validated declaration table.  Returns DUMPER_OK, or
+   the table's defect (set as the detail) with *DECLS and *COUNT still
+   set.  Checked once, on first use.  */
+enum dumper_status bridge_decls (const struct dumper_decl **decls,
+                                 size_t *count);
+
+/* Check a table (pure; bridge_decls uses it, the unit tests call it):
+   every entry valid for its kind, no two statics overlapping unless
+   identical.  On error writes the problem to PROBLEM.  */
+enum dumper_status bridge_decls_check (const struct dumper_decl *decls,
+                                       size_t count, char *problem,
+                                       size_t problem_size);
+
+/* After a successful bridge_decls: the index of DECL in the table, or
+   SIZE_MAX when it is not an entry of it.  */
+size_t bridge_decl_index (const struct dumper_decl *decl);
+
+/* After a successful bridge_decls: the index of the declared static of
+   KIND that contains ADDR, or of the declaration of KIND of FN; SIZE_MAX
+   when there is none.  */
+size_t bridge_decl_find_static (uint32_t kind, const void *addr);
+size_t bridge_decl_find_fn (uint32_t kind, void (*fn) (void));
+
+/* "root", "scalar", ... for a declaration kind.  */
+const char *bridge_decl_kind_name (uint32_t kind);
+
+/* ------------------------------------------------------------------ */
 /* The registry (registry.c).  */
 
-enum bridge_entry_kind
-{
-  BRIDGE_ENTRY_ROOT,    /* dumper_staticpro: tagged word, GC root */
-  BRIDGE_ENTRY_WORD,    /* dumper_remember_word */
-  BRIDGE_ENTRY_PTR,     /* dumper_remember_ptr: raw pointer of a type */
-  BRIDGE_ENTRY_SCALAR,  /* dumper_remember_scalar: bytes */
-  BRIDGE_ENTRY_HOOK     /* dumper_do_now_and_after_load */
-};
-
+/* One registration: a declaration and, for statics, the word (ROOT,
+   WORD, PTR) or the bytes (SCALAR) it registers.  The kind is the
+   declaration's, kept here for the loops that dispatch on it.  */
 struct bridge_entry
 {
-  enum bridge_entry_kind kind;
-  void *addr;               /* the static; NULL for hooks */
-  size_t size;              /* SCALAR: bytes; PTR: type index */
-  void (*hook) (void);      /* HOOK only */
+  uint32_t kind;            /* enum dumper_decl_kind */
+  uint32_t decl;            /* index in the declaration table */
+  void *addr;               /* the word or scalar; NULL for hooks */
 };
 
 /* Append an entry unless the same (kind, address or hook) is present.
+   The entry must name a valid declaration (the caller checked it).
    Returns DUMPER_OK or DUMPER_E_NOMEM.  */
 enum dumper_status bridge_registry_add (const struct bridge_entry *entry);
 
@@ -89,6 +112,10 @@ const struct bridge_entry *bridge_registry_entries (size_t *count);
 
 /* Drop every entry (tests; and before refilling from an image).  */
 void bridge_registry_reset (void);
+
+/* Check the registered PTR entries' types against HEAP (heap.c calls it
+   when a description is installed).  */
+enum dumper_status bridge_registry_check_types (const struct dumper_heap *heap);
 
 /* ------------------------------------------------------------------ */
 /* The heap description (heap.c).  */

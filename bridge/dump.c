@@ -23,20 +23,6 @@
 #endif
 
 #if DUMPER_WITH_PDUMPER
-static enum pdump_entry_kind
-entry_kind_to_pdump (enum bridge_entry_kind kind)
-{
-  switch (kind)
-    {
-    case BRIDGE_ENTRY_ROOT: return PDUMP_ENTRY_ROOT;
-    case BRIDGE_ENTRY_WORD: return PDUMP_ENTRY_WORD;
-    case BRIDGE_ENTRY_PTR: return PDUMP_ENTRY_PTR;
-    case BRIDGE_ENTRY_SCALAR: return PDUMP_ENTRY_SCALAR;
-    case BRIDGE_ENTRY_HOOK: return PDUMP_ENTRY_HOOK;
-    }
-  abort ();
-}
-
 static enum dumper_status
 dump_pdump (const char *output)
 {
@@ -50,6 +36,12 @@ dump_pdump (const char *output)
   if (st != DUMPER_OK)
     return st;
 
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
+
   size_t count;
   const struct bridge_entry *entries = bridge_registry_entries (&count);
   struct pdump_entry *records = malloc ((count ? count : 1) * sizeof *records);
@@ -57,14 +49,14 @@ dump_pdump (const char *output)
     return bridge_fail (DUMPER_E_NOMEM, "cannot copy the registry");
   for (size_t i = 0; i < count; i++)
     {
-      records[i].kind = entry_kind_to_pdump (entries[i].kind);
+      records[i].decl = entries[i].decl;
       records[i].addr = entries[i].addr;
-      records[i].size = entries[i].size;
-      records[i].hook = entries[i].hook;
     }
   char detail[1024] = "";
   struct pdump_write_request req = {
-    output, heap, records, count, fingerprint, detail, sizeof detail
+    .output = output, .heap = heap, .decls = decls, .decl_count = decl_count,
+    .entries = records, .entry_count = count, .fingerprint = fingerprint,
+    .detail = detail, .detail_size = sizeof detail
   };
   st = pdump_write (&req);
   free (records);

@@ -41,6 +41,7 @@ static const struct
   [DUMPER_E_ARENA_FULL] = { "static heap arena exhausted", 92 },
   [DUMPER_E_EXE] = { "executable cannot be used for dumping", 93 },
   [DUMPER_E_NO_FINGERPRINT] = { "executable has no build fingerprint", 94 },
+  [DUMPER_E_REGISTRATION] = { "undeclared or invalid registration", 95 },
 };
 
 static _Thread_local char detail[1024];

@@ -66,6 +66,8 @@ dumper_describe_heap (const struct dumper_heap *heap)
   bridge_clear_detail ();
   enum dumper_status st = bridge_check_heap (heap);
   if (st == DUMPER_OK)
+    st = bridge_registry_check_types (heap);
+  if (st == DUMPER_OK)
     heap_desc = heap;
   return st;
 }

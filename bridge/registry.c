@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* bridge/registry.c: the ordered registry of roots, remembered data and
-   after-load hooks.
+   after-load hooks, and the registration calls, which check each
+   registration against the declaration table (decls.c) before it is
+   made: a bad registration is refused here, with a status, never found
+   by the loader of the next start.
 
    Entries are kept in registration order, because that is the order in
    which a loader restores data and runs hooks.  A hash set keyed by
@@ -26,12 +29,13 @@ static size_t root_count, root_capacity;
 static uint32_t *index_slots;
 static size_t index_capacity;   /* power of two, or 0 */
 
+/* Statics are keyed by address: declared statics never overlap, so an
+   address has one kind.  Hooks are keyed by declaration.  */
 static uintptr_t
 entry_key (const struct bridge_entry *e)
 {
-  uintptr_t addr = e->kind == BRIDGE_ENTRY_HOOK ? (uintptr_t) e->hook
-                                                : (uintptr_t) e->addr;
-  return addr * 8 + (uintptr_t) e->kind;
+  return e->kind == DUMPER_DECL_HOOK ? (uintptr_t) e->decl * 2 + 1
+                                     : (uintptr_t) e->addr;
 }
 
 static size_t
@@ -102,7 +106,7 @@ bridge_registry_add (const struct bridge_entry *e)
   if (entry_count == entry_capacity
       && !grow ((void **) &entries, &entry_capacity, sizeof *entries))
     return bridge_fail (DUMPER_E_NOMEM, "cannot grow the dump registry");
-  if (e->kind == BRIDGE_ENTRY_ROOT && root_count == root_capacity
+  if (e->kind == DUMPER_DECL_ROOT && root_count == root_capacity
       && !grow ((void **) &roots, &root_capacity, sizeof *roots))
     return bridge_fail (DUMPER_E_NOMEM, "cannot grow the root table");
   /* Keep the hash set at most half full.  */
@@ -111,7 +115,7 @@ bridge_registry_add (const struct bridge_entry *e)
   entries[entry_count] = *e;
   index_insert (entry_count);
   entry_count++;
-  if (e->kind == BRIDGE_ENTRY_ROOT)
+  if (e->kind == DUMPER_DECL_ROOT)
     roots[root_count++] = e->addr;
   return DUMPER_OK;
 }
@@ -137,54 +141,186 @@ bridge_registry_reset (void)
   index_capacity = 0;
 }
 
+enum dumper_status
+bridge_registry_check_types (const struct dumper_heap *heap)
+{
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  if (entry_count == 0 || bridge_decls (&decls, &decl_count) != DUMPER_OK)
+    return DUMPER_OK;
+  for (size_t i = 0; i < entry_count; i++)
+    if (entries[i].kind == DUMPER_DECL_PTR
+        && decls[entries[i].decl].type >= heap->type_count)
+      return bridge_fail (DUMPER_E_REGISTRATION, "the remembered pointer %s "
+                          "has type %d, but the heap description has %d types",
+                          decls[entries[i].decl].name,
+                          (int) decls[entries[i].decl].type, heap->type_count);
+  return DUMPER_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* The public registration calls.  */
+
+/* The start of every registration call: clear the detail, get the
+   checked table.  */
+static enum dumper_status
+begin_call (const struct dumper_decl **decls)
+{
+  bridge_clear_detail ();
+  size_t decl_count;
+  return bridge_decls (decls, &decl_count);
+}
+
+/* Register the words (or the bytes) of declaration INDEX from FIRST to
+   LAST (inclusive, both inside it), or its hook.  */
+static enum dumper_status
+register_decl (const struct dumper_decl *decls, size_t index,
+               unsigned char *first, unsigned char *last)
+{
+  const struct dumper_decl *d = &decls[index];
+  if (d->kind == DUMPER_DECL_PTR)
+    {
+      const struct dumper_heap *heap = bridge_heap ();
+      if (heap && d->type >= heap->type_count)
+        return bridge_fail (DUMPER_E_REGISTRATION, "the remembered pointer "
+                            "%s has type %d, but the heap description has "
+                            "%d types", d->name, (int) d->type,
+                            heap->type_count);
+    }
+  struct bridge_entry e = { d->kind, (uint32_t) index, NULL };
+  if (d->kind == DUMPER_DECL_HOOK)
+    {
+      /* Already registered: it was restored from a dump and has run
+         after the load, so it must not run a second time.  */
+      if (index_contains (&e))
+        return DUMPER_OK;
+      enum dumper_status st = bridge_registry_add (&e);
+      if (st == DUMPER_OK)
+        d->fn ();
+      return st;
+    }
+  if (d->kind == DUMPER_DECL_SCALAR)
+    {
+      e.addr = first;
+      return bridge_registry_add (&e);
+    }
+  for (unsigned char *word = first; word <= last; word += sizeof (uintptr_t))
+    {
+      e.addr = word;
+      enum dumper_status st = bridge_registry_add (&e);
+      if (st != DUMPER_OK)
+        return st;
+    }
+  return DUMPER_OK;
+}
+
+enum dumper_status
+dumper_register (const struct dumper_decl *decl)
+{
+  const struct dumper_decl *decls;
+  enum dumper_status st = begin_call (&decls);
+  if (st != DUMPER_OK)
+    return st;
+  size_t index = bridge_decl_index (decl);
+  if (index == SIZE_MAX)
+    return bridge_fail (DUMPER_E_REGISTRATION, "the declaration at %p is "
+                        "not in the executable's declaration table (section "
+                        DUMPER_DECL_SECTION "); declare with the DUMPER_* "
+                        "macros in the executable", (const void *) decl);
+  if (decl->kind == DUMPER_DECL_CODE)
+    return DUMPER_OK;   /* declared is all a code target needs */
+  unsigned char *first = decl->addr;
+  unsigned char *last = first + decl->size - sizeof (uintptr_t);
+  return register_decl (decls, index, first, last);
+}
+
+/* The function forms: find the declaration, then register as above.  */
+static enum dumper_status
+register_static (uint32_t kind, void *addr, size_t size, int type,
+                 const char *call)
+{
+  const struct dumper_decl *decls;
+  enum dumper_status st = begin_call (&decls);
+  if (st != DUMPER_OK)
+    return st;
+  if (addr == NULL)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s: NULL address", call);
+  if (kind == DUMPER_DECL_SCALAR && size == 0)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p, 0): zero size", call,
+                        addr);
+  if (kind == DUMPER_DECL_PTR && type < 0)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p, %d): negative type",
+                        call, addr, type);
+  size_t index = bridge_decl_find_static (kind, addr);
+  if (index == SIZE_MAX)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p): the address is not "
+                        "declared as a %s (use DUMPER_DECLARE_%s beside the "
+                        "variable, or the DUMPER_* registration macro)", call,
+                        addr, bridge_decl_kind_name (kind),
+                        kind == DUMPER_DECL_ROOT ? "ROOT"
+                        : kind == DUMPER_DECL_WORD ? "WORD"
+                        : kind == DUMPER_DECL_PTR ? "PTR" : "SCALAR");
+  const struct dumper_decl *d = &decls[index];
+  uintptr_t offset = (uintptr_t) addr - (uintptr_t) d->addr;
+  if (kind == DUMPER_DECL_SCALAR && (offset != 0 || size != d->size))
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p, %zu): the declared "
+                        "scalar %s is %zu bytes at %p; register it whole",
+                        call, addr, size, d->name, d->size, d->addr);
+  if (kind != DUMPER_DECL_SCALAR && offset % sizeof (uintptr_t) != 0)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p): not a word of the "
+                        "declared %s", call, addr, d->name);
+  if (kind == DUMPER_DECL_PTR && type != d->type)
+    return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p, %d): %s is declared "
+                        "with type %d", call, addr, type, d->name,
+                        (int) d->type);
+  return register_decl (decls, index, addr, addr);
+}
 
 enum dumper_status
 dumper_do_now_and_after_load (void (*fn) (void))
 {
-  bridge_clear_detail ();
-  struct bridge_entry e = { BRIDGE_ENTRY_HOOK, NULL, 0, fn };
-  /* Already registered: it was restored from a dump and has run after
-     the load, so it must not run a second time.  */
-  if (index_contains (&e))
-    return DUMPER_OK;
-  enum dumper_status st = bridge_registry_add (&e);
-  if (st == DUMPER_OK)
-    fn ();
-  return st;
+  const struct dumper_decl *decls;
+  enum dumper_status st = begin_call (&decls);
+  if (st != DUMPER_OK)
+    return st;
+  if (fn == NULL)
+    return bridge_fail (DUMPER_E_REGISTRATION,
+                        "dumper_do_now_and_after_load: NULL function");
+  size_t index = bridge_decl_find_fn (DUMPER_DECL_HOOK, fn);
+  if (index == SIZE_MAX)
+    return bridge_fail (DUMPER_E_REGISTRATION, "dumper_do_now_and_after_load "
+                        "(%p): the function is not declared as a hook (use "
+                        "DUMPER_DECLARE_HOOK or DUMPER_DO_NOW_AND_AFTER_LOAD)",
+                        (void *) (uintptr_t) fn);
+  return register_decl (decls, index, NULL, NULL);
 }
 
 enum dumper_status
 dumper_remember_scalar (void *addr, size_t size)
 {
-  bridge_clear_detail ();
-  struct bridge_entry e = { BRIDGE_ENTRY_SCALAR, addr, size, NULL };
-  return bridge_registry_add (&e);
+  return register_static (DUMPER_DECL_SCALAR, addr, size, 0,
+                          "dumper_remember_scalar");
 }
 
 enum dumper_status
 dumper_remember_ptr (void **addr, int type)
 {
-  bridge_clear_detail ();
-  struct bridge_entry e = { BRIDGE_ENTRY_PTR, addr, (size_t) type, NULL };
-  return bridge_registry_add (&e);
+  return register_static (DUMPER_DECL_PTR, addr, sizeof *addr, type,
+                          "dumper_remember_ptr");
 }
 
 enum dumper_status
 dumper_remember_word (uintptr_t *addr)
 {
-  bridge_clear_detail ();
-  struct bridge_entry e = { BRIDGE_ENTRY_WORD, addr, 0, NULL };
-  return bridge_registry_add (&e);
+  return register_static (DUMPER_DECL_WORD, addr, sizeof *addr, 0,
+                          "dumper_remember_word");
 }
 
 enum dumper_status
 dumper_staticpro (uintptr_t *addr)
 {
-  bridge_clear_detail ();
-  struct bridge_entry e = { BRIDGE_ENTRY_ROOT, addr, 0, NULL };
-  return bridge_registry_add (&e);
+  return register_static (DUMPER_DECL_ROOT, addr, sizeof *addr, 0,
+                          "dumper_staticpro");
 }
 
 uintptr_t *const *

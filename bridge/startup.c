@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,31 +133,34 @@ reexec_without_aslr (char **original_argv)
 #endif
 }
 
-static void
+/* Hooks are called through the declaration table, never through an
+   address from an image (or the saved data).  */
+static enum dumper_status
 run_hooks (void)
 {
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  enum dumper_status st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
   size_t count;
   const struct bridge_entry *entries = bridge_registry_entries (&count);
   for (size_t i = 0; i < count; i++)
-    if (entries[i].kind == BRIDGE_ENTRY_HOOK)
-      entries[i].hook ();
+    if (entries[i].kind == DUMPER_DECL_HOOK)
+      {
+        if (entries[i].decl >= decl_count
+            || decls[entries[i].decl].kind != DUMPER_DECL_HOOK)
+          return bridge_fail (DUMPER_E_STATE, "registry entry %zu names "
+                              "declaration %" PRIu32 ", not a hook", i,
+                              entries[i].decl);
+      }
+  for (size_t i = 0; i < count; i++)
+    if (entries[i].kind == DUMPER_DECL_HOOK)
+      decls[entries[i].decl].fn ();
+  return DUMPER_OK;
 }
 
 #if DUMPER_WITH_PDUMPER
-
-static enum bridge_entry_kind
-entry_kind_from_pdump (enum pdump_entry_kind kind)
-{
-  switch (kind)
-    {
-    case PDUMP_ENTRY_ROOT: return BRIDGE_ENTRY_ROOT;
-    case PDUMP_ENTRY_WORD: return BRIDGE_ENTRY_WORD;
-    case PDUMP_ENTRY_PTR: return BRIDGE_ENTRY_PTR;
-    case PDUMP_ENTRY_SCALAR: return BRIDGE_ENTRY_SCALAR;
-    case PDUMP_ENTRY_HOOK: return BRIDGE_ENTRY_HOOK;
-    }
-  abort ();
-}
 
 /* Load the image at PATH; with CHECK_ONLY only verify it.  */
 static enum dumper_status
@@ -177,10 +181,16 @@ load_image (const char *path, bool check_only)
     return bridge_fail (DUMPER_E_HEAP_DESC, "%s: structural verification "
                         "needs dumper_describe_heap before dumper_startup",
                         path);
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
 
   char detail[1024] = "";
   struct pdump_load_request req = {
-    .path = path, .fingerprint = fingerprint,
+    .path = path, .fingerprint = fingerprint, .decls = decls,
+    .decl_count = decl_count,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
     .check_only = check_only
@@ -199,9 +209,8 @@ load_image (const char *path, bool check_only)
   bridge_registry_reset ();
   for (size_t i = 0; i < entry_count; i++)
     {
-      struct bridge_entry e = { entry_kind_from_pdump (entries[i].kind),
-                                entries[i].addr, entries[i].size,
-                                entries[i].hook };
+      struct bridge_entry e = { decls[entries[i].decl].kind,
+                                entries[i].decl, entries[i].addr };
       st = bridge_registry_add (&e);
       if (st != DUMPER_OK)
         {
@@ -217,8 +226,10 @@ load_image (const char *path, bool check_only)
   bridge_set_flags (&flags);
 
   double t1 = bridge_now ();
-  run_hooks ();
+  st = run_hooks ();
   double t2 = bridge_now ();
+  if (st != DUMPER_OK)
+    return st;
   pdump_note_hooks_time (t2 - t1);
 
   start_info.origin = DUMPER_ORIGIN_PDUMP;
@@ -307,6 +318,14 @@ dumper_startup (int *argc, char ***argv)
     return bridge_fail (DUMPER_E_STATE, "dumper_startup called twice");
   started = true;
 
+  /* A malformed declaration table is a build defect: refuse to start
+     rather than fail at the first registration or load.  */
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  enum dumper_status decl_status = bridge_decls (&decls, &decl_count);
+  if (decl_status != DUMPER_OK)
+    return decl_status;
+
   /* Keep the original vector for the ASLR re-exec: parsing rewrites it.  */
   int original_count = *argc;
   char **original = malloc (((size_t) original_count + 1) * sizeof *original);
@@ -345,7 +364,9 @@ dumper_startup (int *argc, char ***argv)
       /* A dumped executable: data, arena and registry are already in
          place; only the hooks remain.  */
       double t1 = bridge_now ();
-      run_hooks ();
+      st = run_hooks ();
+      if (st != DUMPER_OK)
+        return st;
       start_info.origin = DUMPER_ORIGIN_UNEXEC;
       start_info.load_seconds = bridge_now () - t1;
     }

@@ -120,6 +120,14 @@ mark_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 }
 
 static void
+mark_code (struct dumper_tracer *t, const void *field)
+{
+  /* Code is not in the heap.  */
+  (void) t;
+  (void) field;
+}
+
+static void
 mark_root (dl_obj *word, void *data)
 {
   mark_word (data, word);
@@ -142,7 +150,7 @@ dl_visit_roots (dl_root_visitor visit, void *data)
 static void
 mark_all (void)
 {
-  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes }, NULL, 0, 0 };
+  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes, mark_code }, NULL, 0, 0 };
   dl_visit_roots (mark_root, &ms);
   while (ms.count > 0)
     {

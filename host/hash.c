@@ -102,9 +102,21 @@ dl_sxhash (dl_obj x)
 }
 
 static uint64_t
+eq_hash (dl_obj key)
+{
+  return mix (key);
+}
+
+/* The code addresses a hash table may hold (its hash_fn): a dump
+   stores them as indexes into the declaration table, a load puts the
+   addresses back wherever the executable landed.  */
+DUMPER_DECLARE_CODE (eq_hash);
+DUMPER_DECLARE_CODE (dl_sxhash);
+
+static uint64_t
 key_hash (const struct dl_hash *h, dl_obj key)
 {
-  return h->test == DL_HASH_EQ ? mix (key) : dl_sxhash (key);
+  return h->hash_fn (key);
 }
 
 static bool
@@ -156,6 +168,7 @@ dl_make_hash (enum dl_hash_test test, size_t size_hint)
 {
   struct dl_hash *h = dl_alloc_object (DL_T_HASH, sizeof *h);
   h->test = test;
+  h->hash_fn = test == DL_HASH_EQ ? eq_hash : dl_sxhash;
   size_t cap = size_hint < 4 ? 4 : size_hint;
   h->entries = dl_make_vector (2 * cap, DL_UNBOUND);
   rebuild_index (h);

@@ -195,6 +195,10 @@ struct dl_hash
   uint64_t used;                  /* appended entries, deleted included */
   dl_obj entries;                 /* a vector */
   struct dl_hash_index *index;    /* NULL after a dump of an eq table */
+  /* The key hash of the table's test: a C function pointer in a heap
+     object, reported with dumper_trace_code; its targets are declared
+     with DUMPER_DECLARE_CODE in host/hash.c.  */
+  uint64_t (*hash_fn) (dl_obj key);
 };
 
 struct dl_closure

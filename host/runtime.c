@@ -41,8 +41,8 @@ dl_init_once (void)
 
   empty_string = dl_make_string ("", 0);
   empty_vector = dl_make_vector (0, Qnil);
-  must (dumper_staticpro (&empty_string), "registering a root");
-  must (dumper_staticpro (&empty_vector), "registering a root");
+  must (DUMPER_STATICPRO (empty_string), "registering a root");
+  must (DUMPER_STATICPRO (empty_vector), "registering a root");
 
   struct dl_symbol *s;
   s = dl_xsym (DL_Q (load_file_name));

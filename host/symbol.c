@@ -26,6 +26,7 @@
 #include "lisp.h"
 
 dl_obj dl_syms[DL_SYM_COUNT];
+DUMPER_DECLARE_WORD (dl_syms);
 
 static const char *const well_known_names[DL_SYM_COUNT] = {
 #define DL_SYM_NAME(c, l) l,
@@ -231,8 +232,10 @@ dl_symbols_init (void)
   dl_xsym (Qt)->value = Qt;
   dl_xsym (Qt)->h.flags |= DL_F_CONSTANT | DL_F_SPECIAL;
 
-  check (dumper_remember_ptr ((void **) &obarray, DL_T_VECTOR));
+  check (DUMPER_REMEMBER_PTR (obarray, DL_T_VECTOR));
+  /* The function form, one word at a time, checked against the
+     declaration of the whole array beside its definition.  */
   for (int i = 0; i < DL_SYM_COUNT; i++)
     check (dumper_remember_word (&dl_syms[i]));
-  check (dumper_do_now_and_after_load (dl_intern_cache_clear));
+  check (DUMPER_DO_NOW_AND_AFTER_LOAD (dl_intern_cache_clear));
 }

@@ -104,6 +104,7 @@ hash_trace (const void *obj, struct dumper_tracer *t)
 {
   const struct dl_hash *h = obj;
   dumper_trace_word (t, &h->entries);
+  dumper_trace_code (t, &h->hash_fn);
   if (h->test == DL_HASH_EQUAL)
     dumper_trace_ptr (t, (void *const *) &h->index, DL_T_HASH_INDEX);
 }

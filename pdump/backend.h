@@ -18,28 +18,22 @@
 
 #include "exe.h"
 
-/* One registry record, in the bridge's registration order.  */
-enum pdump_entry_kind
-{
-  PDUMP_ENTRY_ROOT,     /* tagged word, GC root */
-  PDUMP_ENTRY_WORD,     /* tagged word */
-  PDUMP_ENTRY_PTR,      /* raw pointer to an object of type `size' */
-  PDUMP_ENTRY_SCALAR,   /* `size' bytes */
-  PDUMP_ENTRY_HOOK      /* function */
-};
-
+/* One registration, in the bridge's registration order: an index into
+   the executable's declaration table (dumper.h) and, for statics, the
+   word or scalar it covers (inside the declaration).  The kind is the
+   declaration's: enum dumper_decl_kind, defined once, in dumper.h.  */
 struct pdump_entry
 {
-  enum pdump_entry_kind kind;
-  void *addr;
-  size_t size;
-  void (*hook) (void);
+  uint32_t decl;
+  void *addr;               /* NULL for hooks */
 };
 
 struct pdump_write_request
 {
   const char *output;
   const struct dumper_heap *heap;
+  const struct dumper_decl *decls;       /* the declaration table */
+  size_t decl_count;
   const struct pdump_entry *entries;
   size_t entry_count;
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
@@ -53,6 +47,11 @@ struct pdump_load_request
 {
   const char *path;
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
+  /* The running executable's declaration table: the only statics the
+     load may write, hooks it may hand back and code addresses it may
+     store.  The image names entries by index.  */
+  const struct dumper_decl *decls;
+  size_t decl_count;
   char *detail;
   size_t detail_size;
   /* Structural verification (verify.h) with this description; NULL
@@ -70,7 +69,9 @@ struct pdump_load_request
 /* On success the image is mapped, relocated, and the remembered data
    restored into the executable; *ENTRIES (malloc'd, caller frees) holds
    the registry the image recorded, in order, for the bridge to adopt and
-   whose hooks it then runs.  */
+   whose hooks it then runs.  Every record is checked against REQ->decls
+   before the first static is written: on failure nothing outside the
+   image was written.  */
 enum dumper_status pdump_load (const struct pdump_load_request *req,
                                struct pdump_entry **entries,
                                size_t *entry_count);

@@ -83,7 +83,7 @@ pdump_section_name (unsigned kind)
 {
   static const char *const names[] = {
     "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY",
-    "SCALAR_DATA", "TYPES", "OBJECTS"
+    "SCALAR_DATA", "TYPES", "OBJECTS", "RELOC_CODE"
   };
   return kind <= PDUMP_SECTION_KIND_MAX ? names[kind] : "?";
 }
@@ -117,7 +117,7 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
                      "section %s has a bad offset or flags", pdump_section_name (k));
     }
   /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
-     TYPES, OBJECTS, each after the previous one ends.  */
+     TYPES, OBJECTS, RELOC_CODE, each after the previous one ends.  */
   uint64_t end = h->page_size;
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
@@ -149,6 +149,10 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       || s[PDUMP_SECTION_RELOC_EXE].size != s[PDUMP_SECTION_RELOC_EXE].count * 4)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_EXE size and count disagree");
+  if (s[PDUMP_SECTION_RELOC_CODE].count > hot_words
+      || s[PDUMP_SECTION_RELOC_CODE].size != s[PDUMP_SECTION_RELOC_CODE].count * 4)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "RELOC_CODE size and count disagree");
   if (s[PDUMP_SECTION_REGISTRY].count > s[PDUMP_SECTION_REGISTRY].size
       || s[PDUMP_SECTION_REGISTRY].size
          != s[PDUMP_SECTION_REGISTRY].count * sizeof (struct pdump_record))
@@ -314,10 +318,29 @@ value_ok (const struct pdump_view *v, unsigned kind, uint64_t value,
     }
 }
 
+/* Whether record R may name declaration D of an executable with load
+   bias BIAS: same kind, and the static (or hook) it records is the
+   declaration's (a word inside it for ROOT, WORD, PTR).  */
+static bool
+record_matches_decl (const struct pdump_record *r, const struct dumper_decl *d,
+                     uintptr_t bias)
+{
+  if (r->kind != d->kind)
+    return false;
+  if (r->kind == DUMPER_DECL_HOOK)
+    return r->exe_offset == (uint64_t) ((uintptr_t) d->fn - bias);
+  uint64_t start = (uint64_t) ((uintptr_t) d->addr - bias);
+  if (r->kind == DUMPER_DECL_SCALAR)
+    return r->exe_offset == start && r->size == d->size;
+  return r->exe_offset >= start && r->exe_offset - start < d->size
+         && (r->exe_offset - start) % sizeof (uintptr_t) == 0;
+}
+
 enum dumper_status
 pdump_check_registry (const struct pdump_view *v, const void *registry,
-                      const struct pdump_exe *exe, const char *path,
-                      char *detail, size_t detail_size)
+                      const struct pdump_exe *exe,
+                      const struct dumper_decl *decls, size_t decl_count,
+                      const char *path, char *detail, size_t detail_size)
 {
   const struct pdump_section *reg = &v->sections[PDUMP_SECTION_REGISTRY];
   uint64_t scalar_size = v->sections[PDUMP_SECTION_SCALAR_DATA].size;
@@ -329,21 +352,20 @@ pdump_check_registry (const struct pdump_view *v, const void *registry,
       bool ok = r.reserved == 0;
       switch (r.kind)
         {
-        case PDUMP_RECORD_ROOT:
-        case PDUMP_RECORD_WORD:
-        case PDUMP_RECORD_PTR:
+        case DUMPER_DECL_ROOT:
+        case DUMPER_DECL_WORD:
+        case DUMPER_DECL_PTR:
           ok = ok && r.size == sizeof (uintptr_t)
                && r.value_kind >= PDUMP_VALUE_IMMEDIATE
                && value_ok (v, r.value_kind, r.value, exe_limit)
-               && (r.kind != PDUMP_RECORD_PTR || r.type < v->header.type_count)
                && (exe == NULL || pdump_exe_writable (exe, r.exe_offset, r.size));
           break;
-        case PDUMP_RECORD_SCALAR:
+        case DUMPER_DECL_SCALAR:
           ok = ok && r.value_kind == PDUMP_VALUE_NONE && r.size > 0
                && r.value <= scalar_size && r.size <= scalar_size - r.value
                && (exe == NULL || pdump_exe_writable (exe, r.exe_offset, r.size));
           break;
-        case PDUMP_RECORD_HOOK:
+        case DUMPER_DECL_HOOK:
           ok = ok && r.value_kind == PDUMP_VALUE_NONE
                && (exe == NULL || pdump_exe_code (exe, r.exe_offset));
           break;
@@ -355,7 +377,76 @@ pdump_check_registry (const struct pdump_view *v, const void *registry,
                      "registry record %" PRIu64 " (kind %u, executable offset "
                      "0x%" PRIx64 ") is invalid for this executable", i,
                      r.kind, r.exe_offset);
+      if (decls == NULL)
+        continue;
+      if (r.decl >= decl_count)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "registry record %" PRIu64 " names declaration %" PRIu32
+                     ", but the executable declares %zu", i, r.decl, decl_count);
+      const struct dumper_decl *d = &decls[r.decl];
+      if (!record_matches_decl (&r, d, exe ? exe->bias : 0))
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "registry record %" PRIu64 " (kind %u, executable offset "
+                     "0x%" PRIx64 ") does not match declaration %" PRIu32
+                     " (%s %s)", i, r.kind, r.exe_offset, r.decl,
+                     d->kind == DUMPER_DECL_HOOK ? "hook"
+                     : d->kind == DUMPER_DECL_CODE ? "code" : "static",
+                     d->name ? d->name : "?");
+      if (r.kind == DUMPER_DECL_PTR
+          && (d->type < 0 || (uint32_t) d->type >= v->header.type_count))
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "registry record %" PRIu64 " names pointer %s of type %d; "
+                     "the image has %u types", i, d->name ? d->name : "?",
+                     (int) d->type, v->header.type_count);
     }
+  return DUMPER_OK;
+}
+
+enum dumper_status
+pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
+                     const void *reloc_image, const void *reloc_exe,
+                     const void *reloc_code, const struct dumper_decl *decls,
+                     size_t decl_count, uint64_t *code_count, const char *path,
+                     char *detail, size_t detail_size)
+{
+  const struct pdump_section *cs = &v->sections[PDUMP_SECTION_RELOC_CODE];
+  const struct pdump_section *es = &v->sections[PDUMP_SECTION_RELOC_EXE];
+  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / 8;
+  const uint64_t *bits = reloc_image;
+  uint64_t next_exe = 0;
+  int64_t previous = -1;
+  for (uint64_t i = 0; i < cs->count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, (const unsigned char *) reloc_code + i * 4, sizeof w);
+      if ((int64_t) w <= previous || w >= word_count)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "RELOC_CODE entry %" PRIu64 " (word %u) is out of order "
+                     "or outside HOT", i, w);
+      previous = w;
+      /* Not also an image or executable relocation (both lists are
+         sorted, so one pass over RELOC_EXE serves).  */
+      uint32_t e = 0;
+      while (next_exe < es->count
+             && (memcpy (&e, (const unsigned char *) reloc_exe + next_exe * 4,
+                         sizeof e), e < w))
+        next_exe++;
+      if (((bits[w / 64] >> (w % 64)) & 1)
+          || (next_exe < es->count && e == w))
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "HOT word %u is in RELOC_CODE and another relocation "
+                     "table", w);
+      uint64_t index;
+      memcpy (&index, hot + (uint64_t) w * 8, sizeof index);
+      if (index >= decl_count || decls[index].kind != DUMPER_DECL_CODE)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "HOT word %u names declaration %" PRIu64 ", which is "
+                     "not a declared code target (the executable declares "
+                     "%zu entries)", w, index, decl_count);
+      uintptr_t target = (uintptr_t) decls[index].fn;
+      memcpy (hot + (uint64_t) w * 8, &target, sizeof target);
+    }
+  *code_count = cs->count;
   return DUMPER_OK;
 }
 

@@ -61,12 +61,34 @@ enum dumper_status pdump_check_section_sum (const struct pdump_view *view,
 /* Check every REGISTRY record (REGISTRY and SCALAR_DATA bytes given).
    With EXE (may be NULL), also that each static lies in the
    executable's ordinary writable data, each hook in its code and each
-   executable-relative value within its span.  */
+   executable-relative value within its span.  With DECLS (the running
+   executable's declaration table, may be NULL for inspection), also
+   that each record names an entry of it of the record's kind, and that
+   the static (or hook) it records is that entry's.  */
 enum dumper_status pdump_check_registry (const struct pdump_view *view,
                                          const void *registry,
                                          const struct pdump_exe *exe,
+                                         const struct dumper_decl *decls,
+                                         size_t decl_count,
                                          const char *path,
                                          char *detail, size_t detail_size);
+
+/* Restore the code pointers of HOT (after pdump_relocate checked HOT's
+   checksum): each word RELOC_CODE lists (sorted, inside HOT, in neither
+   other relocation table) holds an index into DECLS that must be a
+   DUMPER_DECL_CODE entry; it is replaced by that entry's function.
+   *CODE_COUNT gets the number restored.  On failure HOT is partly
+   changed; the caller discards it.  */
+enum dumper_status pdump_relocate_code (const struct pdump_view *view,
+                                        unsigned char *hot,
+                                        const void *reloc_image,
+                                        const void *reloc_exe,
+                                        const void *reloc_code,
+                                        const struct dumper_decl *decls,
+                                        size_t decl_count,
+                                        uint64_t *code_count,
+                                        const char *path,
+                                        char *detail, size_t detail_size);
 
 /* Relocate HOT in place: add IMAGE_BASE to every word whose RELOC_IMAGE
    bit is set, EXE_BIAS to every word listed in RELOC_EXE, after checking

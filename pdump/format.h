@@ -23,6 +23,9 @@
      then          inspection only (never read by the loader):
                    TYPES        the host's type names
                    OBJECTS      object index (type and size of each)
+     then          RELOC_CODE   sorted uint32 HOT word indexes of code
+                                pointers (discardable; last so that the
+                                section kinds stay in file order)
 
    Pointer encoding.  A word that points into the image holds the file
    offset of its target plus the tag (the host's tags are additive), and
@@ -30,7 +33,15 @@
    file offset 0 is mapped.  A word that points into the executable
    holds the target's address minus the executable's load bias, plus the
    tag, and its index is in RELOC_EXE; the loader adds the load bias.
-   Raw pointers are words with tag 0, so one scheme serves both.  */
+   Raw pointers are words with tag 0, so one scheme serves both.  A C
+   function pointer holds the index of its target in the executable's
+   declaration table (dumper.h, DUMPER_DECLARE_CODE) and its index is in
+   RELOC_CODE; the loader stores that declaration's address.
+
+   Nothing in the file is an address the loader writes to or calls:
+   registry records name entries of the executable's declaration table
+   by index, and the loader writes and calls only what those entries
+   say.  */
 
 #ifndef DUMPER_PDUMP_FORMAT_H
 #define DUMPER_PDUMP_FORMAT_H
@@ -38,13 +49,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dumper/dumper.h>
+
 /* "\x89PDUMP\r\n": the high-bit byte catches 7-bit transfers, the
    CR LF catches line-ending conversion.  */
 #define PDUMP_MAGIC "\x89PDUMP\r\n"
 #define PDUMP_MAGIC_SIZE 8
 
-/* Bumped on any change to this file.  */
-#define PDUMP_FORMAT_VERSION 1
+/* Bumped on any change to this file.  2: records name declarations by
+   index; RELOC_CODE.  */
+#define PDUMP_FORMAT_VERSION 2
 
 #define PDUMP_BYTE_ORDER_LITTLE 1
 #define PDUMP_BYTE_ORDER_BIG 2
@@ -87,7 +101,8 @@ enum pdump_section_kind
   PDUMP_SECTION_SCALAR_DATA = 6,
   PDUMP_SECTION_TYPES = 7,
   PDUMP_SECTION_OBJECTS = 8,
-  PDUMP_SECTION_KIND_MAX = 8
+  PDUMP_SECTION_RELOC_CODE = 9,
+  PDUMP_SECTION_KIND_MAX = 9
 };
 
 /* One entry of the section table.  */
@@ -106,15 +121,10 @@ struct pdump_section
 
 _Static_assert (sizeof (struct pdump_section) == 48, "section layout");
 
-/* REGISTRY records: the bridge's registry in registration order.  */
-enum pdump_record_kind
-{
-  PDUMP_RECORD_ROOT = 1,     /* GC root word */
-  PDUMP_RECORD_WORD = 2,     /* remembered tagged word */
-  PDUMP_RECORD_PTR = 3,      /* remembered raw pointer, `type' set */
-  PDUMP_RECORD_SCALAR = 4,   /* remembered bytes */
-  PDUMP_RECORD_HOOK = 5      /* after-load hook */
-};
+/* REGISTRY records: the bridge's registry in registration order.  A
+   record's kind is the kind of the declaration it names: an enum
+   dumper_decl_kind value (dumper.h; DUMPER_DECL_ROOT ... _HOOK), whose
+   numbers are fixed for this reason.  */
 
 /* How a ROOT, WORD or PTR value is stored.  */
 enum pdump_value_kind
@@ -127,11 +137,12 @@ enum pdump_value_kind
 
 struct pdump_record
 {
-  uint8_t kind;           /* enum pdump_record_kind */
+  uint8_t kind;           /* enum dumper_decl_kind, = the declaration's */
   uint8_t value_kind;     /* enum pdump_value_kind */
   uint16_t reserved;      /* zero */
-  uint32_t type;          /* PTR: host type index */
-  uint64_t exe_offset;    /* the static (or hook) minus the load bias */
+  uint32_t decl;          /* index in the executable's declaration table */
+  uint64_t exe_offset;    /* the static (or hook) minus the load bias;
+                             must lie in (be) the declaration's */
   uint64_t size;          /* SCALAR: bytes; else the word size */
   uint64_t value;         /* ROOT/WORD/PTR: encoded value;
                              SCALAR: offset into SCALAR_DATA */

@@ -4,10 +4,14 @@
    The loader is a security boundary: the image is untrusted input.  It
    checks the header and section table (check.c) before mapping, the
    checksums of everything it reads, every relocation's position and
-   value while relocating, and every registry record against the
-   executable's layout before writing a single byte outside the image.
-   Only then does it restore the remembered statics.  Any failure
-   unmaps the image and leaves the process as it was.
+   value while relocating, every code pointer against the executable's
+   declaration table, and every registry record against that table and
+   the executable's layout before writing a single byte outside the
+   image.  Only then does it restore the remembered statics.  Any
+   failure unmaps the image and leaves the process as it was.  The
+   small tables it interprets (header, section table, registry, scalar
+   data, code relocations) are private copies, never read twice from
+   the file mapping.
 
    Sequence and where the time goes (pdump_stats):
      open      open, read the first page, check the header, fingerprint
@@ -15,7 +19,10 @@
                memory when mapping fails or DUMPER_PDUMP_NO_MMAP is set)
      verify    checksums of COLD and the discardable tables
      relocate  HOT, hashed chunk by chunk and relocated in place
-     restore   roots, remembered words and pointers, scalars
+     restore   roots, remembered words and pointers, scalars, each written
+             at the address of the declaration the record names (the
+             image names declarations by index; it holds no address the
+             loader writes to or calls)
    Afterwards the discardable part (relocations, registry, inspection
    tables) is unmapped, and a mark bitmap for the collector is mapped.
 
@@ -236,59 +243,82 @@ decode (unsigned kind, uint64_t value, uintptr_t base, uintptr_t bias)
     }
 }
 
-static enum pdump_entry_kind
-entry_kind (unsigned record_kind)
+/* Copies of the small tables the loader interprets, taken out of the
+   file mapping before they are checked: another process writing the
+   file cannot change them between the check and the use.  */
+struct private_tables
 {
-  switch (record_kind)
-    {
-    case PDUMP_RECORD_ROOT: return PDUMP_ENTRY_ROOT;
-    case PDUMP_RECORD_WORD: return PDUMP_ENTRY_WORD;
-    case PDUMP_RECORD_PTR: return PDUMP_ENTRY_PTR;
-    case PDUMP_RECORD_SCALAR: return PDUMP_ENTRY_SCALAR;
-    default: return PDUMP_ENTRY_HOOK;
-    }
+  unsigned char *registry;
+  unsigned char *scalars;
+  unsigned char *code_relocs;
+};
+
+static void
+free_tables (struct private_tables *t)
+{
+  free (t->registry);
+  free (t->scalars);
+  free (t->code_relocs);
+}
+
+/* Copy section KIND out of the image at BASE (pdump_verify checks the
+   copy's checksum).  */
+static enum dumper_status
+copy_section (const struct pdump_view *view, enum pdump_section_kind kind,
+              const unsigned char *base, unsigned char **copy,
+              const struct pdump_load_request *req)
+{
+  const struct pdump_section *s = &view->sections[kind];
+  *copy = malloc (s->size ? (size_t) s->size : 1);
+  if (*copy == NULL)
+    return fail (req, DUMPER_E_NOMEM, "out of memory for the image's tables", 0);
+  memcpy (*copy, base + s->offset, (size_t) s->size);
+  return DUMPER_OK;
 }
 
 /* Write the remembered statics and build the registry for the bridge.
-   The records were checked by pdump_check_registry.  */
+   The records (REGISTRY, a private copy) were checked by
+   pdump_check_registry against the declaration table: every address
+   written here is a declared static's.  */
 static struct pdump_entry *
 restore (const struct pdump_view *view, const unsigned char *base,
-         const struct pdump_exe *exe, struct pdump_stats *stats)
+         const struct private_tables *tables, const struct pdump_exe *exe,
+         const struct pdump_load_request *req, struct pdump_stats *stats)
 {
   const struct pdump_section *reg = &view->sections[PDUMP_SECTION_REGISTRY];
-  const unsigned char *scalars = base + view->sections[PDUMP_SECTION_SCALAR_DATA].offset;
   struct pdump_entry *entries = malloc ((reg->count ? reg->count : 1) * sizeof *entries);
   if (entries == NULL)
     return NULL;
   for (uint64_t i = 0; i < reg->count; i++)
     {
       struct pdump_record r;
-      memcpy (&r, base + reg->offset + i * sizeof r, sizeof r);
+      memcpy (&r, tables->registry + i * sizeof r, sizeof r);
+      const struct dumper_decl *d = &req->decls[r.decl];
       struct pdump_entry *e = &entries[i];
-      e->kind = entry_kind (r.kind);
-      e->addr = (void *) (exe->bias + r.exe_offset);
-      e->size = r.kind == PDUMP_RECORD_PTR ? r.type
-                : r.kind == PDUMP_RECORD_SCALAR ? r.size : 0;
-      e->hook = NULL;
+      e->decl = r.decl;
+      e->addr = NULL;
       switch (r.kind)
         {
-        case PDUMP_RECORD_ROOT:
-        case PDUMP_RECORD_WORD:
-        case PDUMP_RECORD_PTR:
+        case DUMPER_DECL_ROOT:
+        case DUMPER_DECL_WORD:
+        case DUMPER_DECL_PTR:
           {
+            /* The word inside the declared static, by its offset there
+               (checked to be a whole word inside it).  */
+            e->addr = (unsigned char *) d->addr
+                      + (r.exe_offset - ((uintptr_t) d->addr - exe->bias));
             uintptr_t value = decode (r.value_kind, r.value, (uintptr_t) base,
                                       exe->bias);
             memcpy (e->addr, &value, sizeof value);
             stats->root_count++;
             break;
           }
-        case PDUMP_RECORD_SCALAR:
-          memcpy (e->addr, scalars + r.value, r.size);
+        case DUMPER_DECL_SCALAR:
+          e->addr = d->addr;
+          memcpy (d->addr, tables->scalars + r.value, d->size);
           stats->scalar_count++;
           break;
-        case PDUMP_RECORD_HOOK:
-          e->addr = NULL;
-          e->hook = (void (*) (void)) (exe->bias + r.exe_offset);
+        case DUMPER_DECL_HOOK:
           stats->hook_count++;
           break;
         }
@@ -358,8 +388,22 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   unsigned char *base = place.base;
   double t_map = pdump_now ();
 
-  /* Checksums, relocation, registry and, when asked, the structural
-     pass: the one sequence dumper-inspect --check runs too (verify.c).  */
+  /* The small tables the loader interprets are copied out first and
+     only the copies are checked and used (pdump_verify checks their
+     sums on the copies).  */
+  struct private_tables tables = { NULL, NULL, NULL };
+  if (status == DUMPER_OK)
+    status = copy_section (&view, PDUMP_SECTION_REGISTRY, base,
+                           &tables.registry, req);
+  if (status == DUMPER_OK)
+    status = copy_section (&view, PDUMP_SECTION_SCALAR_DATA, base,
+                           &tables.scalars, req);
+  if (status == DUMPER_OK)
+    status = copy_section (&view, PDUMP_SECTION_RELOC_CODE, base,
+                           &tables.code_relocs, req);
+  /* Checksums, relocation (code pointers included), registry and, when
+     asked, the structural pass: the one sequence dumper-inspect --check
+     runs too (verify.c).  */
   struct pdump_exe exe;
   if (req->exe)
     exe = *req->exe;
@@ -370,12 +414,16 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     .view = &view, .bytes = base,
     .fill = place.hot_pending ? fill_hot : NULL, .fill_ctx = &place,
     .image_base = (uintptr_t) base, .exe = &exe, .heap = req->verify_heap,
+    .decls = req->decls, .decl_count = req->decl_count,
+    .registry = tables.registry, .scalars = tables.scalars,
+    .code_relocs = tables.code_relocs,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
   if (status == DUMPER_OK)
     status = pdump_verify (&vr);
   close (fd);
   uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
+  uint64_t code_relocs = vr.code_relocs;
   double t_reloc = pdump_now ();
   if (req->check_only)
     {
@@ -398,13 +446,14 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   struct pdump_entry *entries = NULL;
   if (status == DUMPER_OK)
     {
-      entries = restore (&view, base, &exe, &stats);
+      entries = restore (&view, base, &tables, &exe, req, &stats);
       if (entries == NULL)
         {
           munmap (marks, mark_bytes ? mark_bytes : 8);
           status = fail (req, DUMPER_E_NOMEM, "out of memory for the registry", 0);
         }
     }
+  free_tables (&tables);
   if (status != DUMPER_OK)
     {
       munmap (place.region, place.region_size);
@@ -447,6 +496,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   stats.object_count = view.header.object_count;
   stats.image_relocs = image_relocs;
   stats.exe_relocs = exe_relocs;
+  stats.code_relocs = code_relocs;
   stats.open_seconds = t_open - t0;
   stats.map_seconds = t_map - t_open;
   stats.verify_seconds = vr.sums_seconds;

@@ -482,6 +482,15 @@ on_ptr (struct dumper_tracer *t, void *const *field, int type)
                bit_of (v->exe_bits, w));
 }
 
+/* Code pointers were checked against the declaration table when they
+   were restored (pdump_relocate_code); nothing to follow.  */
+static void
+on_code (struct dumper_tracer *t, const void *field)
+{
+  (void) t;
+  (void) field;
+}
+
 static void
 on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
@@ -639,6 +648,7 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
   v.tracer.word = on_word;
   v.tracer.ptr = on_ptr;
   v.tracer.bytes = on_bytes;
+  v.tracer.code = on_code;
   v.view = view;
   v.bytes = bytes;
   v.base = (uintptr_t) bytes;
@@ -716,13 +726,23 @@ pdump_verify (struct pdump_verify_request *r)
   const struct pdump_view *view = r->view;
   const struct pdump_section *s = view->sections;
   double t0 = pdump_now ();
-  static const enum pdump_section_kind summed[] = {
-    PDUMP_SECTION_RELOC_IMAGE, PDUMP_SECTION_RELOC_EXE,
-    PDUMP_SECTION_REGISTRY, PDUMP_SECTION_SCALAR_DATA, PDUMP_SECTION_COLD
+  const unsigned char *registry = r->registry ? r->registry
+                                   : r->bytes + s[PDUMP_SECTION_REGISTRY].offset;
+  const unsigned char *scalars = r->scalars ? r->scalars
+                                 : r->bytes + s[PDUMP_SECTION_SCALAR_DATA].offset;
+  const unsigned char *code = r->code_relocs ? r->code_relocs
+                              : r->bytes + s[PDUMP_SECTION_RELOC_CODE].offset;
+  const struct { enum pdump_section_kind kind; const unsigned char *at; } summed[] = {
+    { PDUMP_SECTION_RELOC_IMAGE, r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset },
+    { PDUMP_SECTION_RELOC_EXE, r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset },
+    { PDUMP_SECTION_REGISTRY, registry },
+    { PDUMP_SECTION_SCALAR_DATA, scalars },
+    { PDUMP_SECTION_RELOC_CODE, code },
+    { PDUMP_SECTION_COLD, r->bytes + s[PDUMP_SECTION_COLD].offset }
   };
   enum dumper_status status = DUMPER_OK;
   for (size_t i = 0; i < sizeof summed / sizeof summed[0] && status == DUMPER_OK; i++)
-    status = pdump_check_section_sum (view, summed[i], r->bytes + s[summed[i]].offset,
+    status = pdump_check_section_sum (view, summed[i].kind, summed[i].at,
                                       r->path, r->detail, r->detail_size);
   double t1 = pdump_now ();
   r->sums_seconds = t1 - t0;
@@ -737,9 +757,17 @@ pdump_verify (struct pdump_verify_request *r)
                            r->exe ? r->exe->hi : UNBOUNDED_EXE_LIMIT,
                            &r->image_relocs, &r->exe_relocs, r->path,
                            r->detail, r->detail_size);
+  r->code_relocs = 0;
+  if (status == DUMPER_OK && r->decls != NULL)
+    status = pdump_relocate_code (view, hot,
+                                  r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset,
+                                  r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
+                                  code, r->decls, r->decl_count, &r->code_relocs,
+                                  r->path, r->detail, r->detail_size);
   if (status == DUMPER_OK)
-    status = pdump_check_registry (view, r->bytes + s[PDUMP_SECTION_REGISTRY].offset,
-                                   r->exe, r->path, r->detail, r->detail_size);
+    status = pdump_check_registry (view, registry, r->exe, r->decls,
+                                   r->decl_count, r->path, r->detail,
+                                   r->detail_size);
   double t2 = pdump_now ();
   r->relocate_seconds = t2 - t1;
   if (status != DUMPER_OK || r->heap == NULL)

@@ -38,12 +38,20 @@ struct pdump_verify_request
      the heap at the address it was relocated for: HOT == NULL,
      IMAGE_BASE == (uintptr_t) BYTES, and EXE.  */
   const struct dumper_heap *heap;
+  /* The executable's declaration table: with it, code pointers are
+     restored (RELOC_CODE) and registry records checked against it; NULL
+     for the inspector, which checks the rest.  */
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  /* Private copies of REGISTRY, SCALAR_DATA and RELOC_CODE (the loader
+     copies them out of the file mapping); NULL: use BYTES.  */
+  const unsigned char *registry, *scalars, *code_relocs;
   const char *path;
   char *detail;
   size_t detail_size;
 
   /* Out.  */
-  uint64_t image_relocs, exe_relocs;
+  uint64_t image_relocs, exe_relocs, code_relocs;
   double sums_seconds;             /* section checksums */
   double relocate_seconds;         /* relocation and the registry */
   double structure_seconds;        /* the structural pass */

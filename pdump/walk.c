@@ -401,7 +401,7 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
 /* ------------------------------------------------------------------ */
 /* Encoding values.  */
 
-enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE };
+enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE, VALUE_CODE };
 
 /* The three forms a pointer field takes, for messages.  */
 enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES };
@@ -624,10 +624,14 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
       *image |= bit;
       w->image_reloc_count++;
     }
-  else if (kind == VALUE_EXE)
+  else if (kind == VALUE_EXE || kind == VALUE_CODE)
     {
+      /* The second bitmap marks every word with a relocation that is
+         not an image one, for the double-report check.  */
       *exe |= bit;
-      if (word > UINT32_MAX || !u32_push (&w->exe_relocs, (uint32_t) word))
+      struct pdump_u32vec *list = kind == VALUE_EXE ? &w->exe_relocs
+                                                    : &w->code_relocs;
+      if (word > UINT32_MAX || !u32_push (list, (uint32_t) word))
         fail (w, DUMPER_E_NOMEM, "too many executable relocations");
     }
 }
@@ -682,6 +686,44 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
     store (w, off, encoded, kind);
 }
 
+/* A C function pointer: stored as the index of its declaration.  */
+static void
+trace_code (struct dumper_tracer *t, const void *field)
+{
+  struct pdump_walk *w = (struct pdump_walk *) t;
+  if (w->status != DUMPER_OK)
+    return;
+  size_t off = field_offset_of (w, field);
+  if (off == SIZE_MAX)
+    return;
+  uintptr_t value = copied_value (w, off);
+  if (value == 0)
+    {
+      store (w, off, 0, VALUE_PLAIN);
+      return;
+    }
+  size_t lo = 0, hi = w->code_target_count;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (w->code_targets[mid].address < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == w->code_target_count || w->code_targets[lo].address != value)
+    {
+      char problem[256];
+      snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " (exe+0x%"
+                PRIxPTR ") is not a declared code target; declare the "
+                "function with DUMPER_DECLARE_CODE", value,
+                value - w->exe.bias);
+      fail_field (w, DUMPER_E_REGISTRATION, off, problem);
+      return;
+    }
+  store (w, off, w->code_targets[lo].decl, VALUE_CODE);
+}
+
 /* ------------------------------------------------------------------ */
 /* The walk.  */
 
@@ -710,11 +752,15 @@ record_value_kind (enum value_kind kind)
     case VALUE_PLAIN: return PDUMP_VALUE_IMMEDIATE;
     case VALUE_IMAGE: return PDUMP_VALUE_IMAGE;
     case VALUE_EXE: return PDUMP_VALUE_EXE;
+    case VALUE_CODE: break;
     }
   return PDUMP_VALUE_NONE;
 }
 
-/* Turn registry entry I into a record, walking what it reaches.  */
+/* Turn registry entry I into a record, walking what it reaches.  The
+   record names the entry's declaration by index; the loader takes the
+   address it writes (or the hook it hands back) from the declaration,
+   never from the image.  */
 static void
 walk_entry (struct pdump_walk *w, size_t i)
 {
@@ -722,74 +768,110 @@ walk_entry (struct pdump_walk *w, size_t i)
   struct pdump_record *r = &w->records[i];
   memset (r, 0, sizeof *r);
   w->current_root = i;
+  if (e->decl >= w->decl_count)
+    {
+      fail (w, DUMPER_E_STATE, "registry entry %zu names declaration %" PRIu32
+            " of %zu", i, e->decl, w->decl_count);
+      return;
+    }
+  const struct dumper_decl *d = &w->decls[e->decl];
   uint64_t exe_offset = (uintptr_t) e->addr - w->exe.bias;
+  r->kind = (uint8_t) d->kind;
+  r->decl = e->decl;
   r->exe_offset = exe_offset;
   r->size = sizeof (uintptr_t);
 
-  if (e->kind == PDUMP_ENTRY_HOOK)
+  if (d->kind == DUMPER_DECL_HOOK)
     {
-      r->kind = PDUMP_RECORD_HOOK;
-      r->exe_offset = (uintptr_t) e->hook - w->exe.bias;
+      r->exe_offset = (uintptr_t) d->fn - w->exe.bias;
       r->size = 0;
       r->value_kind = PDUMP_VALUE_NONE;
       if (!pdump_exe_code (&w->exe, r->exe_offset))
-        fail (w, DUMPER_E_FOREIGN_POINTER, "after-load hook %zu at %p is not "
-              "in the executable's code (hooks in shared libraries cannot be "
-              "restored)", i, (void *) (uintptr_t) e->hook);
+        fail (w, DUMPER_E_FOREIGN_POINTER, "after-load hook %zu (%s) at %p is "
+              "not in the executable's code (hooks in shared libraries cannot "
+              "be restored)", i, d->name, (void *) (uintptr_t) d->fn);
       return;
     }
 
-  uint64_t size = e->kind == PDUMP_ENTRY_SCALAR ? e->size : sizeof (uintptr_t);
+  uint64_t size = d->kind == DUMPER_DECL_SCALAR ? d->size : sizeof (uintptr_t);
   if (!pdump_exe_writable (&w->exe, exe_offset, size))
     {
-      fail (w, DUMPER_E_FOREIGN_POINTER, "registry entry %zu: the static at "
+      fail (w, DUMPER_E_FOREIGN_POINTER, "registry entry %zu: the static %s at "
             "%p (%" PRIu64 " bytes) is not in the executable's writable data; "
             "only statics of the executable itself can be remembered",
-            i, e->addr, size);
+            i, d->name, e->addr, size);
       return;
     }
 
   uint64_t encoded = 0;
   enum value_kind kind = VALUE_PLAIN;
   uintptr_t value;
-  switch (e->kind)
+  switch (d->kind)
     {
-    case PDUMP_ENTRY_ROOT:
-    case PDUMP_ENTRY_WORD:
-      r->kind = e->kind == PDUMP_ENTRY_ROOT ? PDUMP_RECORD_ROOT : PDUMP_RECORD_WORD;
+    case DUMPER_DECL_ROOT:
+    case DUMPER_DECL_WORD:
       memcpy (&value, e->addr, sizeof value);
       if (!encode_word (w, value, 0, &encoded, &kind))
         return;
       break;
-    case PDUMP_ENTRY_PTR:
-      r->kind = PDUMP_RECORD_PTR;
-      r->type = (uint32_t) e->size;
+    case DUMPER_DECL_PTR:
       memcpy (&value, e->addr, sizeof value);
-      if ((int) e->size >= w->heap->type_count)
+      if (d->type >= w->heap->type_count)
         {
-          fail (w, DUMPER_E_HEAP_DESC, "registry entry %zu: remembered pointer "
-                "of type %zu, not a type of the heap description", i, e->size);
+          fail (w, DUMPER_E_REGISTRATION, "registry entry %zu: remembered "
+                "pointer %s of type %d, not a type of the heap description",
+                i, d->name, (int) d->type);
           return;
         }
-      if (!encode_ptr (w, value, (int) e->size, 0, &encoded, &kind))
+      if (!encode_ptr (w, value, (int) d->type, 0, &encoded, &kind))
         return;
       break;
-    case PDUMP_ENTRY_SCALAR:
-      r->kind = PDUMP_RECORD_SCALAR;
-      r->size = e->size;
+    case DUMPER_DECL_SCALAR:
+      r->size = d->size;
       r->value = w->scalar_data.size;
       r->value_kind = PDUMP_VALUE_NONE;
-      if (!buf_append (&w->scalar_data, e->addr, e->size)
+      if (!buf_append (&w->scalar_data, e->addr, d->size)
           || !buf_reserve (&w->scalar_data, align_up (w->scalar_data.size, 8)))
         fail (w, DUMPER_E_NOMEM, "out of memory for remembered scalars");
       w->scalar_data.size = align_up (w->scalar_data.size, 8);
       return;
-    case PDUMP_ENTRY_HOOK:
+    default:
+      fail (w, DUMPER_E_STATE, "registry entry %zu has kind %" PRIu32, i,
+            d->kind);
       return;
     }
   r->value = encoded;
   r->value_kind = record_value_kind (kind);
   drain (w);
+}
+
+/* The declared code targets, sorted by address, for trace_code.  */
+static int
+compare_code (const void *a, const void *b)
+{
+  const struct pdump_code_target *x = a, *y = b;
+  if (x->address != y->address)
+    return x->address < y->address ? -1 : 1;
+  return (x->decl > y->decl) - (x->decl < y->decl);
+}
+
+static bool
+build_code_targets (struct pdump_walk *w)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < w->decl_count; i++)
+    n += w->decls[i].kind == DUMPER_DECL_CODE;
+  w->code_targets = malloc ((n ? n : 1) * sizeof *w->code_targets);
+  if (w->code_targets == NULL)
+    return false;
+  n = 0;
+  for (size_t i = 0; i < w->decl_count; i++)
+    if (w->decls[i].kind == DUMPER_DECL_CODE)
+      w->code_targets[n++] = (struct pdump_code_target) {
+        (uintptr_t) w->decls[i].fn, (uint32_t) i };
+  qsort (w->code_targets, n, sizeof *w->code_targets, compare_code);
+  w->code_target_count = n;
+  return true;
 }
 
 enum dumper_status
@@ -799,7 +881,10 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
   w->tracer.word = trace_word;
   w->tracer.ptr = trace_ptr;
   w->tracer.bytes = trace_bytes;
+  w->tracer.code = trace_code;
   w->heap = req->heap;
+  w->decls = req->decls;
+  w->decl_count = req->decl_count;
   w->entries = req->entries;
   w->entry_count = req->entry_count;
   w->detail = req->detail;
@@ -816,7 +901,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
   if (!common_maps_read (&w->maps))
     return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
   w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
-  if (w->records == NULL || !pdump_addrmap_init (&w->visited, 1 << 16)
+  if (w->records == NULL || !build_code_targets (w)
+      || !pdump_addrmap_init (&w->visited, 1 << 16)
       || !bits_reserve (w, 8))
     return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
   w->record_count = w->entry_count;
@@ -833,6 +919,8 @@ pdump_walk_free (struct pdump_walk *w)
   free (w->cold.data);
   free (w->image_bits);
   free (w->exe_relocs.data);
+  free (w->code_relocs.data);
+  free (w->code_targets);
   free (w->records);
   free (w->scalar_data.data);
   free (w->objects);

@@ -51,6 +51,13 @@ struct pdump_objinfo
   uint64_t size;
 };
 
+/* A declared code target.  */
+struct pdump_code_target
+{
+  uintptr_t address;
+  uint32_t decl;            /* its index in the declaration table */
+};
+
 struct pdump_walk
 {
   /* Callbacks first: trace functions get &walk->tracer.  */
@@ -58,6 +65,10 @@ struct pdump_walk
 
   /* Inputs.  */
   const struct dumper_heap *heap;
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  struct pdump_code_target *code_targets;   /* sorted by address */
+  size_t code_target_count;
   const struct pdump_entry *entries;
   size_t entry_count;
   uintptr_t tag_mask;
@@ -73,6 +84,7 @@ struct pdump_walk
   size_t image_bits_words;  /* allocated 64-bit words */
   uint64_t image_reloc_count;
   struct pdump_u32vec exe_relocs;
+  struct pdump_u32vec code_relocs;  /* HOT words holding a code-table index */
   struct pdump_record *records;
   size_t record_count;
   struct pdump_buf scalar_data;

@@ -32,7 +32,7 @@
 enum section_slot
 {
   S_HOT, S_COLD, S_RELOC_IMAGE, S_RELOC_EXE, S_REGISTRY, S_SCALAR_DATA,
-  S_TYPES, S_OBJECTS, S_COUNT
+  S_TYPES, S_OBJECTS, S_RELOC_CODE, S_COUNT
 };
 
 struct layout
@@ -170,6 +170,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
   finalise_offsets (w, hot_offset, cold_offset);
   qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t), compare_u32);
+  qsort (w->code_relocs.data, w->code_relocs.size, sizeof (uint32_t), compare_u32);
 
   size_t bitmap_bytes = (size_t) ((w->hot.size / 8 + 63) / 64) * 8;
   size_t types_size, objects_size;
@@ -194,6 +195,8 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                (uint64_t) w->heap->type_count, 8);
   set_section (l, S_OBJECTS, PDUMP_SECTION_OBJECTS, l->owned[S_OBJECTS],
                objects_size, w->hot_object_count, 8);
+  set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE, w->code_relocs.data,
+               w->code_relocs.size * sizeof (uint32_t), w->code_relocs.size, 8);
 
   struct pdump_header *h = &l->header;
   memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
@@ -334,12 +337,13 @@ pdump_write (const struct pdump_write_request *req)
       s->byte_block_count = walk.block_count;
       s->image_relocs = walk.image_reloc_count;
       s->exe_relocs = walk.exe_relocs.size;
+      s->code_relocs = walk.code_relocs.size;
       s->root_count = s->scalar_count = s->hook_count = 0;
       for (size_t i = 0; i < walk.record_count; i++)
         switch (walk.records[i].kind)
           {
-          case PDUMP_RECORD_SCALAR: s->scalar_count++; break;
-          case PDUMP_RECORD_HOOK: s->hook_count++; break;
+          case DUMPER_DECL_SCALAR: s->scalar_count++; break;
+          case DUMPER_DECL_HOOK: s->hook_count++; break;
           default: s->root_count++; break;
           }
       s->seconds = pdump_now () - t0;

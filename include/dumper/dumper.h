@@ -31,9 +31,12 @@
 
    Everything registered with the calls in "Registry" below is restored
    by every back end: an unexec'd executable carries it in its data, a
-   pdump image records it.  Register during the cold init (the records
-   come back with the dump); registering the same address again is a
-   harmless no-op, so registering on every start also works.
+   pdump image records it.  What may be registered is declared at build
+   time (a link-time table; see "Registry"), so an image can only name
+   statics, hooks and code addresses the executable declared.  Register
+   during the cold init (the records come back with the dump);
+   registering the same address again is a harmless no-op, so
+   registering on every start also works.
 
    Errors: functions return an `enum dumper_status'; the library never
    exits or aborts on bad input.  dumper_strerror names the class,
@@ -80,6 +83,7 @@ enum dumper_status
   DUMPER_E_ARENA_FULL,        /* unexec static arena exhausted */
   DUMPER_E_EXE,               /* executable not usable (not ELF, PIE under unexec, ...) */
   DUMPER_E_NO_FINGERPRINT,    /* executable carries no build fingerprint */
+  DUMPER_E_REGISTRATION,      /* undeclared or invalid registration or code pointer */
   DUMPER_STATUS_COUNT         /* number of codes; not a status */
 };
 
@@ -222,31 +226,179 @@ const struct dumper_start_info *dumper_start_info (void);
 enum dumper_status dumper_dump (const char *output);
 
 /* ------------------------------------------------------------------ */
-/* Registry.  Calls made in registration order are replayed in that
-   order after a dump is loaded.  All return DUMPER_OK or
-   DUMPER_E_NOMEM.  */
+/* Registry: declared at build time, registered at run time.
+
+   Everything a dump may make a later start call or write is declared
+   by the executable itself, in a link-time table: each declaration
+   macro below puts one `struct dumper_decl' into the ELF section
+   `dumper_decls' (the linker's __start_/__stop_ symbols delimit it, as
+   for a kernel's initcalls).  The table is the whole list of statics a
+   start from a dump may write, hooks it may call and code addresses a
+   heap object may hold.  An image names entries of it by index, so a
+   crafted image cannot name anything else; the loader refuses an image
+   that names an entry out of range or of the wrong kind (status
+   DUMPER_E_IMAGE_CORRUPT) before it writes or calls anything.
+   Declarations must be in the executable, not in a shared library.
+
+   Registration then says which declared entries this run uses, and in
+   what order: the records come back in that order after a load, and
+   hooks run in it.  Register during the cold init (the records come
+   back with the dump); registering the same thing again is a harmless
+   no-op, so registering on every start also works.
+
+   The statement macros declare and register in one step, and are what a
+   host normally writes:
+
+     DUMPER_STATICPRO (var)            tagged word, GC root (or an array)
+     DUMPER_REMEMBER_WORD (var)        tagged word(s) to restore
+     DUMPER_REMEMBER_PTR (var, type)   raw pointer(s) to objects of TYPE
+     DUMPER_REMEMBER_SCALAR (var)      bytes without pointers
+     DUMPER_DO_NOW_AND_AFTER_LOAD (fn) call FN now and after every load
+
+   and at file (or block) scope, declarations only:
+
+     DUMPER_DECLARE_ROOT (var)  DUMPER_DECLARE_WORD (var)
+     DUMPER_DECLARE_PTR (var, type)  DUMPER_DECLARE_SCALAR (var)
+     DUMPER_DECLARE_HOOK (fn)  DUMPER_DECLARE_CODE (fn)
+
+   DUMPER_DECLARE_CODE declares FN a target a heap object may point to
+   (reported with dumper_trace_code, heap.h); it needs no registration.
+
+   The function forms (dumper_staticpro (&var), ...) remain for existing
+   code, but they only register what is declared: the address must lie
+   in a declared entry of the same kind (for words and pointers, an
+   element of a declared array; for scalars, exactly a declared
+   variable), otherwise the call is refused with
+   DUMPER_E_REGISTRATION and the detail names the address.  So the
+   migration from the function forms is: add a DUMPER_DECLARE_* line
+   beside each variable, or replace the call by the statement macro.
+
+   Every registration is checked when it is made, and refused with
+   DUMPER_E_REGISTRATION (nothing registered) when it is bad: an
+   undeclared address or function, a NULL address, a zero size, a size
+   that is not a whole number of words for a word or pointer, a
+   negative type or one outside the heap description, a declaration
+   whose static overlaps another declaration.  The declaration table is
+   checked as a whole on first use; a malformed table (overlapping
+   statics, an invalid entry) refuses every registration and
+   dumper_startup, naming the entries.  */
+
+/* The kinds of declarations.  The numbers are part of the image format
+   (a registry record carries its declaration's kind): never renumber.  */
+enum dumper_decl_kind
+{
+  DUMPER_DECL_ROOT = 1,     /* tagged word(s), GC root(s): dumper_staticpro */
+  DUMPER_DECL_WORD = 2,     /* tagged word(s) to restore */
+  DUMPER_DECL_PTR = 3,      /* raw pointer(s) to heap objects of `type' */
+  DUMPER_DECL_SCALAR = 4,   /* bytes without pointers */
+  DUMPER_DECL_HOOK = 5,     /* after-load hook */
+  DUMPER_DECL_CODE = 6,     /* code address heap objects may hold */
+  DUMPER_DECL_KIND_MAX = 6
+};
+
+/* One entry of the declaration table.  Made by the macros only.  */
+struct dumper_decl
+{
+  uint32_t kind;            /* enum dumper_decl_kind */
+  int32_t type;             /* PTR: the host type index; else 0 */
+  size_t size;              /* bytes of the static; 0 for HOOK, CODE */
+  void *addr;               /* the static; NULL for HOOK, CODE */
+  void (*fn) (void);        /* HOOK, CODE: the function; else NULL */
+  const char *name;         /* the C expression, for messages */
+};
+
+/* The ELF section that holds the table.  No leading dot, so the linker
+   defines __start_dumper_decls and __stop_dumper_decls.  */
+#define DUMPER_DECL_SECTION "dumper_decls"
+
+#if defined __has_attribute
+# if __has_attribute (retain)
+/* Keeps the entry under --gc-sections, whatever references it.  */
+#  define DUMPER_DECL_RETAIN_ __attribute__ ((retain))
+# endif
+#endif
+#ifndef DUMPER_DECL_RETAIN_
+# define DUMPER_DECL_RETAIN_
+#endif
+
+/* The alignment is given explicitly so the compiler never pads an entry
+   to a larger one (the table must be a plain array).  */
+#define DUMPER_DECL_ATTRS_                                               \
+  __attribute__ ((section (DUMPER_DECL_SECTION), used,                  \
+                  aligned (__alignof__ (struct dumper_decl))))          \
+  DUMPER_DECL_RETAIN_
+#define DUMPER_CAT2_(a, b) a##b
+#define DUMPER_CAT_(a, b) DUMPER_CAT2_ (a, b)
+
+/* A declaration object named NAME.  */
+#define DUMPER_DECL_OBJECT_(name, kind, type, size, addr, fn, text)      \
+  static const struct dumper_decl name DUMPER_DECL_ATTRS_ =             \
+    { (kind), (type), (size), (addr), (void (*) (void)) (fn), (text) }
+
+#define DUMPER_DECLARE_(kind, type, size, addr, fn, text)                \
+  DUMPER_DECL_OBJECT_ (DUMPER_CAT_ (dumper_decl_, __COUNTER__), kind,   \
+                       type, size, addr, fn, text)
+
+#define DUMPER_DECLARE_ROOT(var)                                         \
+  DUMPER_DECLARE_ (DUMPER_DECL_ROOT, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_DECLARE_WORD(var)                                         \
+  DUMPER_DECLARE_ (DUMPER_DECL_WORD, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_DECLARE_PTR(var, type)                                    \
+  DUMPER_DECLARE_ (DUMPER_DECL_PTR, (type), sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_DECLARE_SCALAR(var)                                       \
+  DUMPER_DECLARE_ (DUMPER_DECL_SCALAR, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_DECLARE_HOOK(fn)                                          \
+  DUMPER_DECLARE_ (DUMPER_DECL_HOOK, 0, 0, (void *) 0, fn, #fn)
+#define DUMPER_DECLARE_CODE(fn)                                          \
+  DUMPER_DECLARE_ (DUMPER_DECL_CODE, 0, 0, (void *) 0, fn, #fn)
+
+/* Register the declared entry DECL (which must lie in the table): every
+   word of a ROOT, WORD or PTR entry, the bytes of a SCALAR; a HOOK is
+   called now, unless it was registered before.  Returns DUMPER_OK,
+   DUMPER_E_REGISTRATION or DUMPER_E_NOMEM.  */
+enum dumper_status dumper_register (const struct dumper_decl *decl);
+
+#define DUMPER_REGISTER_(kind, type, size, addr, fn, text)               \
+  __extension__ ({                                                      \
+    DUMPER_DECL_OBJECT_ (dumper_decl_here_, kind, type, size, addr, fn, \
+                         text);                                         \
+    dumper_register (&dumper_decl_here_); })
+
+#define DUMPER_STATICPRO(var)                                            \
+  DUMPER_REGISTER_ (DUMPER_DECL_ROOT, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_REMEMBER_WORD(var)                                        \
+  DUMPER_REGISTER_ (DUMPER_DECL_WORD, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_REMEMBER_PTR(var, type)                                   \
+  DUMPER_REGISTER_ (DUMPER_DECL_PTR, (type), sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_REMEMBER_SCALAR(var)                                      \
+  DUMPER_REGISTER_ (DUMPER_DECL_SCALAR, 0, sizeof (var), (void *) &(var), 0, #var)
+#define DUMPER_DO_NOW_AND_AFTER_LOAD(fn)                                 \
+  DUMPER_REGISTER_ (DUMPER_DECL_HOOK, 0, 0, (void *) 0, fn, #fn)
+
+/* The function forms: each registers one declared entry found by
+   address (see above).  */
 
 /* Call FN now, and again at every start from a dump (after the data
-   is restored).  */
+   is restored).  FN must be declared (DUMPER_DECLARE_HOOK).  */
 enum dumper_status dumper_do_now_and_after_load (void (*fn) (void));
 
-/* The SIZE bytes at ADDR (a static variable or array of the executable)
-   get back the value they have at dump time.  ADDR must not hold
-   pointers: use dumper_remember_ptr / dumper_remember_word for those.  */
+/* The SIZE bytes at ADDR get back the value they have at dump time.
+   [ADDR, ADDR + SIZE) must be exactly a declared scalar.  */
 enum dumper_status dumper_remember_scalar (void *addr, size_t size);
-#define DUMPER_REMEMBER_SCALAR(var) \
-  dumper_remember_scalar (&(var), sizeof (var))
 
 /* The static raw pointer *ADDR points to a heap object of type TYPE (an
    index into the heap description) or is NULL; the object is dumped and
-   the pointer restored.  */
+   the pointer restored.  ADDR must be a word of a declared PTR entry of
+   that type.  */
 enum dumper_status dumper_remember_ptr (void **addr, int type);
 
-/* The static tagged word *ADDR (see heap.h) is dumped and restored.  */
+/* The static tagged word *ADDR (see heap.h) is dumped and restored.
+   ADDR must be a word of a declared WORD entry.  */
 enum dumper_status dumper_remember_word (uintptr_t *addr);
 
 /* *ADDR is a GC root: dumped and restored like a remembered word, and
-   listed by dumper_roots for the host's collector.  */
+   listed by dumper_roots for the host's collector.  ADDR must be a word
+   of a declared ROOT entry.  */
 enum dumper_status dumper_staticpro (uintptr_t *addr);
 
 /* The registered GC roots, in registration order; *COUNT is set.  The

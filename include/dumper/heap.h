@@ -20,8 +20,10 @@
    Rules the writer relies on (violations are dump-time errors, never a
    silent bad image):
    - every pointer field is reported exactly once per object, as a
-     tagged word, a raw pointer to an object of a known type, or a raw
-     pointer to a pointer-free byte block with its length;
+     tagged word, a raw pointer to an object of a known type, a raw
+     pointer to a pointer-free byte block with its length, or a C
+     function pointer (dumper_trace_code) whose target the executable
+     declared with DUMPER_DECLARE_CODE (dumper.h);
    - a pointer points to the start of an object (after removing the tag);
    - fields that are not reported hold no addresses (the optional
      fixup hook may clear address-dependent fields in the image copy, for
@@ -65,6 +67,16 @@ struct dumper_tracer
      for example string data.  Blocks are shared when two fields point
      to the same address.  */
   void (*bytes) (struct dumper_tracer *self, void *const *field, size_t length);
+  /* A C function pointer (or NULL) stored in the object: a callback,
+     a primitive's entry point, a vtable slot.  FIELD is the address of
+     the pointer.  Its target must be declared with DUMPER_DECLARE_CODE:
+     an undeclared target is a dump-time error (DUMPER_E_REGISTRATION)
+     naming the type, the field offset and the value, in every back
+     end.  The pdump image stores the index of the declaration, and the
+     loader puts back that declaration's address, wherever the
+     executable landed; unexec keeps the pointer as it is.  A collector
+     ignores these fields (set the callback to a no-op).  */
+  void (*code) (struct dumper_tracer *self, const void *field);
 };
 
 static inline void
@@ -83,6 +95,13 @@ static inline void
 dumper_trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
   t->bytes (t, field, length);
+}
+
+/* FIELD is the address of a function pointer, of any function type.  */
+static inline void
+dumper_trace_code (struct dumper_tracer *t, const void *field)
+{
+  t->code (t, field);
 }
 
 /* One object type.  */

@@ -107,6 +107,7 @@ struct pdump_stats
   uint64_t object_count;
   uint64_t image_relocs;        /* words relocated by the image base */
   uint64_t exe_relocs;          /* words relocated by the executable base */
+  uint64_t code_relocs;         /* code pointers restored (dumper_trace_code) */
   uint64_t root_count;          /* roots, remembered words and pointers */
   uint64_t scalar_count;
   uint64_t hook_count;
@@ -133,6 +134,7 @@ struct pdump_dump_stats
   uint64_t byte_block_count;
   uint64_t image_relocs;
   uint64_t exe_relocs;
+  uint64_t code_relocs;
   uint64_t root_count;
   uint64_t scalar_count;
   uint64_t hook_count;

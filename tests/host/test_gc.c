@@ -65,7 +65,7 @@ test_roots (void **state)
   assert_int_equal (live_objects (), base);
 
   /* A registered C static.  */
-  assert_int_equal (dumper_staticpro (&static_root), DUMPER_OK);
+  assert_int_equal (DUMPER_STATICPRO (static_root), DUMPER_OK);
   static_root = dl_cons (dl_make_cstring ("rooted"), Qnil);
   unregistered = dl_make_cstring ("not rooted");
   assert_int_equal (live_objects (), base + 2);

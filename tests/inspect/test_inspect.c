@@ -31,6 +31,7 @@
 #define REGISTRY_AT 12416
 #define TYPES_AT 12800
 #define OBJECTS_AT 13056
+#define RELOC_CODE_AT 16384     /* empty, at the end of the file */
 
 enum { T_PAIR, T_VEC, T_FLOAT };
 
@@ -151,7 +152,7 @@ image_with_tag_bits (unsigned tag_bits)
   v->header.file_size = FILE_SIZE;
   static const uint64_t offsets[PDUMP_SECTION_KIND_MAX + 1] = {
     0, HOT_AT, COLD_AT, RELOC_IMAGE_AT, RELOC_EXE_AT, REGISTRY_AT,
-    REGISTRY_AT + 256, TYPES_AT, OBJECTS_AT
+    REGISTRY_AT + 256, TYPES_AT, OBJECTS_AT, RELOC_CODE_AT
   };
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
@@ -176,8 +177,8 @@ image_with_tag_bits (unsigned tag_bits)
   relocate_image (f, pair, flo + 3);
   set_word (f, pair + 8, 7u << 3);
   section (f, PDUMP_SECTION_RELOC_IMAGE)->size = 8;
-  add_record (f, PDUMP_RECORD_ROOT, PDUMP_VALUE_IMAGE, vec + 2);
-  add_record (f, PDUMP_RECORD_HOOK, PDUMP_VALUE_NONE, 0);
+  add_record (f, DUMPER_DECL_ROOT, PDUMP_VALUE_IMAGE, vec + 2);
+  add_record (f, DUMPER_DECL_HOOK, PDUMP_VALUE_NONE, 0);
   v->objects_start = HOT_AT;
   v->objects_end = COLD_AT + f->cold_end;
   return f;

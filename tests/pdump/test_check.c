@@ -105,6 +105,7 @@ build (struct image *im)
   counts[PDUMP_SECTION_TYPES] = 1;
   offsets[PDUMP_SECTION_OBJECTS] = 3 * PAGE + 72; sizes[PDUMP_SECTION_OBJECTS] = 6;
   counts[PDUMP_SECTION_OBJECTS] = 2;
+  offsets[PDUMP_SECTION_RELOC_CODE] = 3 * PAGE + 80;   /* empty */
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
       struct pdump_section *s = &im->table[k - 1];
@@ -113,7 +114,7 @@ build (struct image *im)
       s->size = sizes[k];
       s->count = counts[k];
     }
-  im->size = 3 * PAGE + 78;
+  im->size = 3 * PAGE + 80;
   h->file_size = im->size;
 
   uint64_t *hot = (uint64_t *) (im->bytes + PAGE);
@@ -124,7 +125,7 @@ build (struct image *im)
   im->bytes[3 * PAGE] = (1 << 1) | (1 << 3);
   uint32_t exe_word = 5;
   memcpy (im->bytes + 3 * PAGE + 8, &exe_word, 4);
-  struct pdump_record r = { PDUMP_RECORD_ROOT, PDUMP_VALUE_IMAGE, 0, 0, 0x2000, 8,
+  struct pdump_record r = { DUMPER_DECL_ROOT, PDUMP_VALUE_IMAGE, 0, 0, 0x2000, 8,
                             PAGE + 8 };
   memcpy (im->bytes + 3 * PAGE + 16, &r, sizeof r);
   struct pdump_type_entry te = { 8, 4 };
@@ -151,7 +152,7 @@ test_valid_image_passes (void **state)
   assert_int_equal (v.objects_start, PAGE);
   assert_int_equal (v.objects_end, 2 * PAGE + 16);
   assert_int_equal (pdump_check_registry (&v, im.bytes + sec_offset (&im, PDUMP_SECTION_REGISTRY),
-                                          NULL, "img", detail, sizeof detail), DUMPER_OK);
+                                          NULL, NULL, 0, "img", detail, sizeof detail), DUMPER_OK);
   uint64_t images, exes;
   uintptr_t base = 0x10000000, bias = 0x555500000000;
   assert_int_equal (pdump_relocate (&v, im.bytes + PAGE, NULL, NULL,
@@ -192,7 +193,7 @@ static void
 test_each_header_class (void **state)
 {
   expect (0, 'X', false, DUMPER_E_IMAGE_MAGIC, "not a dumper image");
-  expect (8, 2, false, DUMPER_E_IMAGE_VERSION, "version 2");
+  expect (8, PDUMP_FORMAT_VERSION + 1, false, DUMPER_E_IMAGE_VERSION, "version 3");
   expect (16, 4, false, DUMPER_E_IMAGE_ARCH, "4-byte words");
   expect (17, 2, false, DUMPER_E_IMAGE_ARCH, "big-endian");
   expect (18, 40, false, DUMPER_E_IMAGE_ARCH, "arm");
@@ -347,20 +348,20 @@ test_registry_checks (void **state)
   struct pdump_record *r = (struct pdump_record *) (im.bytes + 3 * PAGE + 16);
   const void *reg = r;
   r->value = 3 * PAGE;                   /* outside the object sections */
-  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   r->value = PAGE;
   r->kind = 9;
-  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
-  r->kind = PDUMP_RECORD_SCALAR;
+  r->kind = DUMPER_DECL_SCALAR;
   r->value_kind = PDUMP_VALUE_NONE;
   r->value = 4;
   r->size = 8;                           /* 4 + 8 > 8 bytes of scalar data */
-  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   r->value = 0;
-  assert_int_equal (pdump_check_registry (&v, reg, NULL, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, NULL, NULL, 0, "img", d, sizeof d),
                     DUMPER_OK);
   /* With an executable layout, the static must be in writable data
      outside RELRO and the PLT's GOT.  */
@@ -373,20 +374,20 @@ test_registry_checks (void **state)
   exe.relro_start = 0x2000;
   exe.relro_end = 0x2100;
   r->exe_offset = 0x2800;
-  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, NULL, 0, "img", d, sizeof d),
                     DUMPER_OK);
   r->exe_offset = 0x2080;                /* inside RELRO */
-  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   r->exe_offset = 0x800;                 /* in code */
-  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
-  r->kind = PDUMP_RECORD_HOOK;
+  r->kind = DUMPER_DECL_HOOK;
   r->size = 0;
-  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, NULL, 0, "img", d, sizeof d),
                     DUMPER_OK);
   r->exe_offset = 0x2800;                /* a hook in data */
-  assert_int_equal (pdump_check_registry (&v, reg, &exe, "img", d, sizeof d),
+  assert_int_equal (pdump_check_registry (&v, reg, &exe, NULL, 0, "img", d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   free (im.bytes);
 }

@@ -144,6 +144,7 @@ table_get (struct table *tb, word key)
 static word world;                  /* GC root: everything */
 static word long_list;              /* GC root */
 static word the_table;              /* remembered word (not a root) */
+DUMPER_DECLARE_WORD (the_table);
 static struct box *first_box;       /* remembered raw pointer */
 static uint32_t squares[64];        /* a table computed at init */
 static int hook_runs;               /* after-load hook count this process */
@@ -174,11 +175,11 @@ init_once (int scale, long long_length, bool foreign)
   for (int i = 0; i < 64; i++)
     squares[i] = (uint32_t) (i * i + variant);
   DUMPER_REMEMBER_SCALAR (squares);
-  dumper_staticpro (&world);
-  dumper_staticpro (&long_list);
-  dumper_remember_word (&the_table);
-  dumper_remember_ptr ((void **) &first_box, T_BOX);
-  dumper_do_now_and_after_load (after_load_hook);
+  DUMPER_STATICPRO (world);
+  DUMPER_STATICPRO (long_list);
+  dumper_remember_word (&the_table);   /* declared beside it */
+  DUMPER_REMEMBER_PTR (first_box, T_BOX);
+  DUMPER_DO_NOW_AND_AFTER_LOAD (after_load_hook);
 
   /* Boxes sharing one name block, a chain of raw pointers.  */
   first_box = make_box ("alpha", NULL, &builtins[0]);

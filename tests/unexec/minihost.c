@@ -244,8 +244,8 @@ init_once (long scale)
   crc_init ();
   DUMPER_REMEMBER_SCALAR (crc_table);
   DUMPER_REMEMBER_SCALAR (generation);
-  dumper_remember_ptr ((void **) &list_head, 0);
-  dumper_remember_ptr ((void **) &names, 1);
+  DUMPER_REMEMBER_PTR (list_head, 0);
+  DUMPER_REMEMBER_PTR (names, 1);
   names = xalloc (sizeof *names);
   names->capacity = 8;
   names->buckets = xalloc (names->capacity * sizeof *names->buckets);
@@ -257,7 +257,7 @@ init_once (long scale)
       names_put (key, NOT_A_POINTER | crc32_of (key));
     }
   scale_used = scale;
-  dumper_do_now_and_after_load (count_hook);
+  DUMPER_DO_NOW_AND_AFTER_LOAD (count_hook);
 }
 
 /* Free about a third of the cells and a fifth of the names, then

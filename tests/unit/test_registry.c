@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/unit/test_registry.c: the bridge's registry (bridge/registry.c)
-   and heap description checks (bridge/heap.c): registration order,
-   no-op re-registration, hooks run once at registration, the root
-   list, growth past the initial capacity, and rejected descriptions.  */
+/* tests/unit/test_registry.c: the bridge's registry (bridge/registry.c),
+   the declaration table (bridge/decls.c) and heap description checks
+   (bridge/heap.c): registration order, no-op re-registration, hooks run
+   once at registration, the root list, growth past the initial
+   capacity, bad registrations refused when they are made (undeclared,
+   NULL, zero size, negative or out-of-range type, wrong kind), bad
+   declaration tables (overlaps, invalid entries), and rejected
+   descriptions.  */
 
 #include <config.h>
 
@@ -25,6 +29,20 @@ static void hook_b (void) { hook_calls[1]++; call_order[call_count++ % 8] = 1; }
 static uintptr_t root1, root2, word1;
 static void *ptr1;
 static int scalar_table[16];
+static uintptr_t undeclared_word;
+static int undeclared_scalar;
+static void undeclared_hook (void) { hook_calls[2]++; }
+
+/* The declarations, as a host makes them beside its variables.  */
+DUMPER_DECLARE_ROOT (root1);
+DUMPER_DECLARE_ROOT (root2);
+DUMPER_DECLARE_WORD (word1);
+DUMPER_DECLARE_PTR (ptr1, 3);
+DUMPER_DECLARE_HOOK (hook_a);
+DUMPER_DECLARE_HOOK (hook_b);
+/* The same declaration twice (an inline function's two copies) is
+   allowed; the table checks only refuse conflicting ones.  */
+DUMPER_DECLARE_WORD (word1);
 
 static int
 reset (void **state)
@@ -45,21 +63,23 @@ test_order_is_registration_order (void **state)
   assert_int_equal (dumper_remember_word (&word1), DUMPER_OK);
   assert_int_equal (dumper_staticpro (&root2), DUMPER_OK);
 
-  size_t count;
+  size_t count, decl_count;
+  const struct dumper_decl *decls;
+  assert_int_equal (bridge_decls (&decls, &decl_count), DUMPER_OK);
   const struct bridge_entry *e = bridge_registry_entries (&count);
   assert_int_equal (count, 6);
-  assert_int_equal (e[0].kind, BRIDGE_ENTRY_ROOT);
+  assert_int_equal (e[0].kind, DUMPER_DECL_ROOT);
   assert_ptr_equal (e[0].addr, &root1);
-  assert_int_equal (e[1].kind, BRIDGE_ENTRY_SCALAR);
+  assert_int_equal (e[1].kind, DUMPER_DECL_SCALAR);
   assert_ptr_equal (e[1].addr, scalar_table);
-  assert_int_equal (e[1].size, sizeof scalar_table);
-  assert_int_equal (e[2].kind, BRIDGE_ENTRY_HOOK);
-  assert_ptr_equal (e[2].hook, hook_a);
-  assert_int_equal (e[3].kind, BRIDGE_ENTRY_PTR);
+  assert_int_equal (decls[e[1].decl].size, sizeof scalar_table);
+  assert_int_equal (e[2].kind, DUMPER_DECL_HOOK);
+  assert_ptr_equal (decls[e[2].decl].fn, hook_a);
+  assert_int_equal (e[3].kind, DUMPER_DECL_PTR);
   assert_ptr_equal (e[3].addr, &ptr1);
-  assert_int_equal (e[3].size, 3);
-  assert_int_equal (e[4].kind, BRIDGE_ENTRY_WORD);
-  assert_int_equal (e[5].kind, BRIDGE_ENTRY_ROOT);
+  assert_int_equal (decls[e[3].decl].type, 3);
+  assert_int_equal (e[4].kind, DUMPER_DECL_WORD);
+  assert_int_equal (e[5].kind, DUMPER_DECL_ROOT);
   assert_ptr_equal (e[5].addr, &root2);
 }
 
@@ -79,10 +99,11 @@ test_reregistration_is_noop (void **state)
   uintptr_t *const *roots = dumper_roots (&nroots);
   assert_int_equal (nroots, 1);
   assert_ptr_equal (roots[0], &root1);
-  /* The same address under another kind is a separate entry.  */
-  assert_int_equal (dumper_remember_word (&root1), DUMPER_OK);
+  /* The same address under another kind is refused: it is declared a
+     root, not a remembered word.  */
+  assert_int_equal (dumper_remember_word (&root1), DUMPER_E_REGISTRATION);
   bridge_registry_entries (&count);
-  assert_int_equal (count, 3);
+  assert_int_equal (count, 2);
 }
 
 static void
@@ -100,6 +121,7 @@ test_growth_keeps_order_and_dedup (void **state)
 {
   /* Far past the initial capacities of the arrays and the index.  */
   static uintptr_t many[5000];
+  DUMPER_DECLARE_ROOT (many);
   for (int i = 0; i < 5000; i++)
     assert_int_equal (dumper_staticpro (&many[i]), DUMPER_OK);
   for (int i = 0; i < 5000; i += 7)
@@ -129,6 +151,126 @@ test_reset_empties (void **state)
   assert_int_equal (dumper_staticpro (&root1), DUMPER_OK);
   bridge_registry_entries (&count);
   assert_int_equal (count, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad registrations: refused when made, with a status and a detail
+   naming the problem, and nothing registered or called.  */
+
+static void
+assert_refused (enum dumper_status st, const char *detail_part)
+{
+  assert_int_equal (st, DUMPER_E_REGISTRATION);
+  assert_int_equal (dumper_exit_status (st), 95);
+  if (strstr (dumper_error_detail (), detail_part) == NULL)
+    fail_msg ("detail \"%s\" lacks \"%s\"", dumper_error_detail (),
+              detail_part);
+}
+
+static void
+test_bad_registrations_refused (void **state)
+{
+  assert_refused (dumper_remember_ptr (&ptr1, -1), "negative type");
+  assert_refused (dumper_remember_ptr (&ptr1, 4), "declared with type 3");
+  assert_refused (dumper_remember_ptr (NULL, 3), "NULL address");
+  assert_refused (dumper_staticpro (NULL), "NULL address");
+  assert_refused (dumper_remember_scalar (scalar_table, 0), "zero size");
+  /* Part of a declared scalar, or more than it.  */
+  assert_refused (dumper_remember_scalar (scalar_table, 8), "register it whole");
+  assert_refused (dumper_remember_scalar (scalar_table + 1, 8), "register it whole");
+  assert_refused (dumper_remember_scalar (&undeclared_scalar, sizeof (int)),
+                  "not declared");
+  assert_refused (dumper_remember_word (&undeclared_word), "not declared");
+  assert_refused (dumper_staticpro (&word1), "not declared as a root");
+  /* Inside a word, not at its start.  */
+  assert_refused (dumper_staticpro ((uintptr_t *) ((char *) &root1 + 1)),
+                  "not a word");
+  assert_refused (dumper_do_now_and_after_load (undeclared_hook),
+                  "not declared as a hook");
+  assert_refused (dumper_do_now_and_after_load (NULL), "NULL function");
+  assert_int_equal (hook_calls[2], 0);
+  /* A declaration object made outside the table.  */
+  static const struct dumper_decl forged = {
+    DUMPER_DECL_WORD, 0, sizeof undeclared_word, &undeclared_word, NULL, "x"
+  };
+  assert_refused (dumper_register (&forged), "not in the executable's");
+  size_t count;
+  bridge_registry_entries (&count);
+  assert_int_equal (count, 0);
+}
+
+static size_t size8 (const void *obj) { (void) obj; return 8; }
+
+/* A type outside the heap description: refused at registration once
+   the description is installed, and a description that a registered
+   pointer's type does not fit is refused.  */
+static void
+test_pointer_type_against_heap (void **state)
+{
+  static const struct dumper_type two[] = {
+    { "a", size8, NULL, NULL }, { "b", size8, NULL, NULL }
+  };
+  static const int tags[2] = { DUMPER_TAG_IMMEDIATE, 0 };
+  static const struct dumper_heap heap2 = { two, 2, 1, tags, NULL };
+  assert_int_equal (dumper_describe_heap (&heap2), DUMPER_OK);
+  /* ptr1 is declared with type 3; this heap has 2 types.  */
+  assert_refused (dumper_remember_ptr (&ptr1, 3), "heap description has 2");
+  static const struct dumper_type five[] = {
+    { "a", size8, NULL, NULL }, { "b", size8, NULL, NULL },
+    { "c", size8, NULL, NULL }, { "d", size8, NULL, NULL },
+    { "e", size8, NULL, NULL }
+  };
+  static const struct dumper_heap heap5 = { five, 5, 1, tags, NULL };
+  assert_int_equal (dumper_describe_heap (&heap5), DUMPER_OK);
+  assert_int_equal (dumper_remember_ptr (&ptr1, 3), DUMPER_OK);
+  /* Now a description with too few types is refused.  */
+  assert_refused (dumper_describe_heap (&heap2), "heap description has 2");
+}
+
+/* Declaration tables, checked as a whole (bridge_decls_check is what
+   bridge_decls runs on the linked table on first use).  */
+static void
+test_bad_tables_refused (void **state)
+{
+  static uintptr_t words[4];
+  static char bytes[16];
+  char why[512];
+  const struct dumper_decl ok[] = {
+    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words" },
+    { DUMPER_DECL_SCALAR, 0, sizeof bytes, bytes, NULL, "bytes" },
+    { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "hook_a" },
+    { DUMPER_DECL_CODE, 0, 0, NULL, hook_a, "hook_a" },
+    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words again" },
+  };
+  assert_int_equal (bridge_decls_check (ok, 5, why, sizeof why), DUMPER_OK);
+
+  struct { struct dumper_decl d[2]; const char *part; } bad[] = {
+    { { { DUMPER_DECL_WORD, 0, 16, words, NULL, "w" },
+        { DUMPER_DECL_ROOT, 0, 8, &words[1], NULL, "r" } }, "overlap" },
+    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s" },
+        { DUMPER_DECL_SCALAR, 0, 4, bytes + 12, NULL, "t" } }, "overlap" },
+    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s" },
+        { DUMPER_DECL_SCALAR, 0, 8, bytes, NULL, "s8" } }, "overlap" },
+    { { { DUMPER_DECL_WORD, 0, 8, NULL, NULL, "null" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "NULL address" },
+    { { { DUMPER_DECL_SCALAR, 0, 0, bytes, NULL, "empty" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "size 0" },
+    { { { DUMPER_DECL_PTR, -2, 8, words, NULL, "p" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "negative type" },
+    { { { DUMPER_DECL_WORD, 0, 12, words, NULL, "odd" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "whole number" },
+    { { { 9, 0, 8, words, NULL, "kind" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "not a declaration kind" },
+    { { { DUMPER_DECL_HOOK, 0, 0, NULL, NULL, "nofn" },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "NULL function" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      assert_int_equal (bridge_decls_check (bad[i].d, 2, why, sizeof why),
+                        DUMPER_E_REGISTRATION);
+      if (strstr (why, bad[i].part) == NULL)
+        fail_msg ("case %zu: \"%s\" lacks \"%s\"", i, why, bad[i].part);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -190,7 +332,10 @@ main (void)
     cmocka_unit_test_setup (test_hooks_run_now_in_order, reset),
     cmocka_unit_test_setup (test_growth_keeps_order_and_dedup, reset),
     cmocka_unit_test_setup (test_reset_empties, reset),
-    cmocka_unit_test (test_heap_description_checks),
+    cmocka_unit_test_setup (test_bad_registrations_refused, reset),
+    cmocka_unit_test_setup (test_pointer_type_against_heap, reset),
+    cmocka_unit_test (test_bad_tables_refused),
+    cmocka_unit_test_setup (test_heap_description_checks, reset),
   };
   return cmocka_run_group_tests_name ("registry and heap description", tests,
                                       NULL, NULL);

@@ -99,8 +99,8 @@ insp_exerefs_gather (const struct insp_ctx *ctx, struct insp_exerefs **out,
   x->from_hot = x->ref_count;
   for (uint64_t i = 0; i < g->record_count; i++)
     if (g->records[i].raw.value_kind == PDUMP_VALUE_EXE
-        && g->records[i].raw.kind != PDUMP_RECORD_SCALAR
-        && g->records[i].raw.kind != PDUMP_RECORD_HOOK)
+        && g->records[i].raw.kind != DUMPER_DECL_SCALAR
+        && g->records[i].raw.kind != DUMPER_DECL_HOOK)
       {
         uint64_t value = g->records[i].raw.value;
         x->refs[x->ref_count++] = (struct ref) {
@@ -190,11 +190,11 @@ insp_record_kind_name (unsigned kind)
 {
   switch (kind)
     {
-    case PDUMP_RECORD_ROOT: return "root";
-    case PDUMP_RECORD_WORD: return "word";
-    case PDUMP_RECORD_PTR: return "ptr";
-    case PDUMP_RECORD_SCALAR: return "scalar";
-    case PDUMP_RECORD_HOOK: return "hook";
+    case DUMPER_DECL_ROOT: return "root";
+    case DUMPER_DECL_WORD: return "word";
+    case DUMPER_DECL_PTR: return "ptr";
+    case DUMPER_DECL_SCALAR: return "scalar";
+    case DUMPER_DECL_HOOK: return "hook";
     default: return "?";
     }
 }
@@ -257,9 +257,9 @@ text_registry (const struct insp_ctx *ctx)
       const struct insp_record *r = &g->records[i];
       fprintf (out, "  %6" PRIu64 "  %-6s  ", i, insp_record_kind_name (r->raw.kind));
       insp_put_exe_address (out, ctx->exe, r->raw.exe_offset);
-      if (r->raw.kind == PDUMP_RECORD_SCALAR)
+      if (r->raw.kind == DUMPER_DECL_SCALAR)
         fprintf (out, "  %" PRIu64 " bytes", r->raw.size);
-      else if (r->raw.kind != PDUMP_RECORD_HOOK)
+      else if (r->raw.kind != DUMPER_DECL_HOOK)
         switch (r->target != INSP_NONE ? PDUMP_VALUE_IMAGE
                 : r->raw.value_kind == PDUMP_VALUE_EXE ? PDUMP_VALUE_EXE
                 : PDUMP_VALUE_IMMEDIATE)
@@ -343,7 +343,7 @@ json_registry (const struct insp_ctx *ctx, struct insp_json *j)
       insp_json_string (j, "kind", insp_record_kind_name (r->raw.kind));
       insp_json_exe_address (j, "static", ctx->exe, r->raw.exe_offset);
       insp_json_uint (j, "size", r->raw.size);
-      if (r->raw.kind == PDUMP_RECORD_SCALAR || r->raw.kind == PDUMP_RECORD_HOOK)
+      if (r->raw.kind == DUMPER_DECL_SCALAR || r->raw.kind == DUMPER_DECL_HOOK)
         insp_json_null (j, "value");
       else if (r->target != INSP_NONE)
         {

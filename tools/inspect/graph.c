@@ -176,8 +176,8 @@ build_records (const struct insp_image *image, const struct insp_tables *t,
       struct insp_record *r = &g->records[i];
       memcpy (&r->raw, bytes + i * sizeof r->raw, sizeof r->raw);
       r->target = INSP_NONE;
-      bool word = r->raw.kind == PDUMP_RECORD_ROOT || r->raw.kind == PDUMP_RECORD_WORD
-                  || r->raw.kind == PDUMP_RECORD_PTR;
+      bool word = r->raw.kind == DUMPER_DECL_ROOT || r->raw.kind == DUMPER_DECL_WORD
+                  || r->raw.kind == DUMPER_DECL_PTR;
       if (word && r->raw.value_kind == PDUMP_VALUE_IMAGE)
         {
           r->target = resolve (image, t, r->raw.value, &r->tag);

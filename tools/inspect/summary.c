@@ -28,6 +28,7 @@ static const char *const purposes[PDUMP_SECTION_KIND_MAX + 1] = {
   [PDUMP_SECTION_SCALAR_DATA] = "bytes of remembered scalars",
   [PDUMP_SECTION_TYPES] = "host type names (inspection only)",
   [PDUMP_SECTION_OBJECTS] = "object index (inspection only)",
+  [PDUMP_SECTION_RELOC_CODE] = "HOT words holding code pointers (declared targets)",
 };
 
 static double
@@ -56,7 +57,7 @@ struct figures
   uint64_t largest[LARGEST];  /* object indexes */
   size_t largest_count;
   uint64_t header_bytes, padding_bytes;
-  uint64_t records[PDUMP_RECORD_HOOK + 1];
+  uint64_t records[DUMPER_DECL_HOOK + 1];
   uint64_t values[PDUMP_VALUE_EXE + 1];
   uint64_t scalar_bytes;
 };
@@ -144,11 +145,11 @@ gather (const struct insp_ctx *ctx, struct figures *f)
   for (uint64_t i = 0; i < g->record_count; i++)
     {
       const struct pdump_record *r = &g->records[i].raw;
-      if (r->kind <= PDUMP_RECORD_HOOK)
+      if (r->kind <= DUMPER_DECL_HOOK)
         f->records[r->kind]++;
       if (r->value_kind <= PDUMP_VALUE_EXE)
         f->values[r->value_kind]++;
-      if (r->kind == PDUMP_RECORD_SCALAR)
+      if (r->kind == DUMPER_DECL_SCALAR)
         f->scalar_bytes += r->size;
     }
   return true;
@@ -249,9 +250,9 @@ text_counts (const struct insp_ctx *ctx, const struct figures *f)
   fprintf (out, "  roots %" PRIu64 ", remembered words %" PRIu64
            ", remembered pointers %" PRIu64 ", remembered scalars %" PRIu64
            " (%" PRIu64 " bytes), after-load hooks %" PRIu64 "\n",
-           f->records[PDUMP_RECORD_ROOT], f->records[PDUMP_RECORD_WORD],
-           f->records[PDUMP_RECORD_PTR], f->records[PDUMP_RECORD_SCALAR],
-           f->scalar_bytes, f->records[PDUMP_RECORD_HOOK]);
+           f->records[DUMPER_DECL_ROOT], f->records[DUMPER_DECL_WORD],
+           f->records[DUMPER_DECL_PTR], f->records[DUMPER_DECL_SCALAR],
+           f->scalar_bytes, f->records[DUMPER_DECL_HOOK]);
   fprintf (out, "  values: %" PRIu64 " into the image, %" PRIu64
            " into the executable, %" PRIu64 " immediate\n",
            f->values[PDUMP_VALUE_IMAGE], f->values[PDUMP_VALUE_EXE],
@@ -393,12 +394,12 @@ json_counts (const struct insp_ctx *ctx, const struct figures *f,
   insp_json_close (j, '}');
   insp_json_open (j, "registry", '{');
   insp_json_uint (j, "records", ctx->graph->record_count);
-  insp_json_uint (j, "roots", f->records[PDUMP_RECORD_ROOT]);
-  insp_json_uint (j, "words", f->records[PDUMP_RECORD_WORD]);
-  insp_json_uint (j, "pointers", f->records[PDUMP_RECORD_PTR]);
-  insp_json_uint (j, "scalars", f->records[PDUMP_RECORD_SCALAR]);
+  insp_json_uint (j, "roots", f->records[DUMPER_DECL_ROOT]);
+  insp_json_uint (j, "words", f->records[DUMPER_DECL_WORD]);
+  insp_json_uint (j, "pointers", f->records[DUMPER_DECL_PTR]);
+  insp_json_uint (j, "scalars", f->records[DUMPER_DECL_SCALAR]);
   insp_json_uint (j, "scalar_bytes", f->scalar_bytes);
-  insp_json_uint (j, "hooks", f->records[PDUMP_RECORD_HOOK]);
+  insp_json_uint (j, "hooks", f->records[DUMPER_DECL_HOOK]);
   insp_json_uint (j, "image_values", f->values[PDUMP_VALUE_IMAGE]);
   insp_json_uint (j, "executable_values", f->values[PDUMP_VALUE_EXE]);
   insp_json_uint (j, "immediate_values", f->values[PDUMP_VALUE_IMMEDIATE]);
