@@ -235,7 +235,10 @@ bridge_decls (const struct dumper_decl **decls, size_t *count)
     {
       const struct dumper_decl *start = __start_dumper_decls;
       const struct dumper_decl *stop = __stop_dumper_decls;
-      table = start;
+      /* Never NULL, even without a section: the loader reads a NULL
+         table as "no executable to check against" (fuzz targets).  */
+      static const struct dumper_decl no_decls[1];
+      table = start ? start : no_decls;
       table_count = start && stop > start ? (size_t) (stop - start) : 0;
       table_status = bridge_decls_check (table, table_count, table_problem,
                                          sizeof table_problem);

@@ -50,6 +50,7 @@ dump_pdump (const char *output)
   for (size_t i = 0; i < count; i++)
     {
       records[i].decl = entries[i].decl;
+      records[i].kind = entries[i].kind;
       records[i].addr = entries[i].addr;
     }
   char detail[1024] = "";

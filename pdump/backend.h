@@ -25,6 +25,7 @@
 struct pdump_entry
 {
   uint32_t decl;
+  uint32_t kind;            /* enum dumper_decl_kind, the declaration's */
   void *addr;               /* NULL for hooks */
 };
 

@@ -293,9 +293,14 @@ restore (const struct pdump_view *view, const unsigned char *base,
     {
       struct pdump_record r;
       memcpy (&r, tables->registry + i * sizeof r, sizeof r);
-      const struct dumper_decl *d = &req->decls[r.decl];
+      /* Without a table (only the fuzz targets, whose stand-in
+         executable is a buffer of their own) the checked offset is
+         used; the bridge always passes the executable's table.  */
+      const struct dumper_decl *d = req->decls ? &req->decls[r.decl] : NULL;
+      unsigned char *at = (unsigned char *) (exe->bias + r.exe_offset);
       struct pdump_entry *e = &entries[i];
       e->decl = r.decl;
+      e->kind = r.kind;
       e->addr = NULL;
       switch (r.kind)
         {
@@ -305,8 +310,9 @@ restore (const struct pdump_view *view, const unsigned char *base,
           {
             /* The word inside the declared static, by its offset there
                (checked to be a whole word inside it).  */
-            e->addr = (unsigned char *) d->addr
-                      + (r.exe_offset - ((uintptr_t) d->addr - exe->bias));
+            e->addr = d ? (unsigned char *) d->addr
+                          + (r.exe_offset - ((uintptr_t) d->addr - exe->bias))
+                        : at;
             uintptr_t value = decode (r.value_kind, r.value, (uintptr_t) base,
                                       exe->bias);
             memcpy (e->addr, &value, sizeof value);
@@ -314,8 +320,8 @@ restore (const struct pdump_view *view, const unsigned char *base,
             break;
           }
         case DUMPER_DECL_SCALAR:
-          e->addr = d->addr;
-          memcpy (d->addr, tables->scalars + r.value, d->size);
+          e->addr = d ? d->addr : at;
+          memcpy (e->addr, tables->scalars + r.value, r.size);
           stats->scalar_count++;
           break;
         case DUMPER_DECL_HOOK:
@@ -423,7 +429,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     status = pdump_verify (&vr);
   close (fd);
   uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
-  uint64_t code_relocs = vr.code_relocs;
+  uint64_t code_relocs = vr.code_reloc_count;
   double t_reloc = pdump_now ();
   if (req->check_only)
     {

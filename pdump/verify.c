@@ -57,6 +57,8 @@ struct verifier
   const struct pdump_view *view;
   const unsigned char *bytes;
   uintptr_t base;                /* (uintptr_t) bytes */
+  const struct dumper_decl *decls;   /* may be NULL */
+  size_t decl_count;
   const struct pdump_exe *exe;
   const struct dumper_heap *heap;
   uintptr_t tag_mask;
@@ -603,10 +605,10 @@ check_registry (struct verifier *v)
       uintptr_t value = (uintptr_t) r.value + (in_image ? v->base
                                                : in_exe && v->exe ? v->exe->bias
                                                : 0);
-      if (r.kind == PDUMP_RECORD_ROOT || r.kind == PDUMP_RECORD_WORD)
+      if (r.kind == DUMPER_DECL_ROOT || r.kind == DUMPER_DECL_WORD)
         check_word (v, 0, value, in_image, in_exe);
-      else if (r.kind == PDUMP_RECORD_PTR)
-        check_ptr (v, 0, value, (int) r.type, in_image, in_exe);
+      else if (r.kind == DUMPER_DECL_PTR && v->decls && r.decl < v->decl_count)
+        check_ptr (v, 0, value, (int) v->decls[r.decl].type, in_image, in_exe);
     }
   v->in_record = false;
   return v->status;
@@ -638,8 +640,9 @@ reserve (struct verifier *v)
 enum dumper_status
 pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
                         const struct pdump_exe *exe,
-                        const struct dumper_heap *heap, const char *path,
-                        char *detail, size_t detail_size)
+                        const struct dumper_heap *heap,
+                        const struct dumper_decl *decls, size_t decl_count,
+                        const char *path, char *detail, size_t detail_size)
 {
   const struct pdump_header *h = &view->header;
   const struct pdump_section *s = view->sections;
@@ -649,6 +652,8 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
   v.tracer.ptr = on_ptr;
   v.tracer.bytes = on_bytes;
   v.tracer.code = on_code;
+  v.decls = decls;
+  v.decl_count = decl_count;
   v.view = view;
   v.bytes = bytes;
   v.base = (uintptr_t) bytes;
@@ -757,12 +762,12 @@ pdump_verify (struct pdump_verify_request *r)
                            r->exe ? r->exe->hi : UNBOUNDED_EXE_LIMIT,
                            &r->image_relocs, &r->exe_relocs, r->path,
                            r->detail, r->detail_size);
-  r->code_relocs = 0;
+  r->code_reloc_count = 0;
   if (status == DUMPER_OK && r->decls != NULL)
     status = pdump_relocate_code (view, hot,
                                   r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset,
                                   r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
-                                  code, r->decls, r->decl_count, &r->code_relocs,
+                                  code, r->decls, r->decl_count, &r->code_reloc_count,
                                   r->path, r->detail, r->detail_size);
   if (status == DUMPER_OK)
     status = pdump_check_registry (view, registry, r->exe, r->decls,
@@ -778,7 +783,8 @@ pdump_verify (struct pdump_verify_request *r)
     return pdump_check_fail (DUMPER_E_STATE, r->detail, r->detail_size, r->path,
                              "structural verification needs the heap relocated "
                              "in place against an executable");
-  status = pdump_verify_structure (view, r->bytes, r->exe, r->heap, r->path,
+  status = pdump_verify_structure (view, r->bytes, r->exe, r->heap, r->decls,
+                                   r->decl_count, r->path,
                                    r->detail, r->detail_size);
   r->structure_seconds = pdump_now () - t2;
   return status;

@@ -51,7 +51,7 @@ struct pdump_verify_request
   size_t detail_size;
 
   /* Out.  */
-  uint64_t image_relocs, exe_relocs, code_relocs;
+  uint64_t image_relocs, exe_relocs, code_reloc_count;
   double sums_seconds;             /* section checksums */
   double relocate_seconds;         /* relocation and the registry */
   double structure_seconds;        /* the structural pass */
@@ -84,11 +84,14 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
    violation is DUMPER_E_IMAGE_CORRUPT naming the object, its type, the
    field and the value.  Host contract (heap.h): size functions read at
    most the first 64 bytes of an object, trace functions read only the
-   object they trace, header_type only the first 64 bytes.  */
+   object they trace, header_type only the first 64 bytes.  DECLS (may
+   be NULL) gives the types of remembered pointers.  */
 enum dumper_status pdump_verify_structure (const struct pdump_view *view,
                                            unsigned char *bytes,
                                            const struct pdump_exe *exe,
                                            const struct dumper_heap *heap,
+                                           const struct dumper_decl *decls,
+                                           size_t decl_count,
                                            const char *path, char *detail,
                                            size_t detail_size);
 

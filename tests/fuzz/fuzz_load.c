@@ -110,6 +110,13 @@ mark_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 }
 
 static void
+mark_code (struct dumper_tracer *t, const void *field)
+{
+  (void) t;
+  (void) field;
+}
+
+static void
 walk_heap (const struct pdump_entry *entries, size_t count)
 {
   struct marker m;
@@ -117,20 +124,17 @@ walk_heap (const struct pdump_entry *entries, size_t count)
   m.tracer.word = mark_word;
   m.tracer.ptr = mark_ptr;
   m.tracer.bytes = mark_bytes;
+  m.tracer.code = mark_code;
   for (size_t i = 0; i < count; i++)
     {
       const struct pdump_entry *e = &entries[i];
       uintptr_t value;
-      if (e->kind == PDUMP_ENTRY_ROOT || e->kind == PDUMP_ENTRY_WORD)
+      /* Remembered raw pointers take their type from the executable's
+         declaration table, which this stand-in does not have.  */
+      if (e->kind == DUMPER_DECL_ROOT || e->kind == DUMPER_DECL_WORD)
         {
           memcpy (&value, e->addr, sizeof value);
           mark_word_value (&m, value);
-        }
-      else if (e->kind == PDUMP_ENTRY_PTR)
-        {
-          memcpy (&value, e->addr, sizeof value);
-          if (value)
-            push (&m, (const void *) value, (int) e->size);
         }
     }
   while (m.size > 0)
