@@ -51,7 +51,7 @@ void fuzz_load_run (const uint8_t *data, size_t size,
    data) of FUZZ_FAKE_EXE_SIZE bytes at load bias BIAS, for the registry
    checks and, in fuzz_load.c, as the executable restore writes into
    (reseal.c).  */
-#define FUZZ_FAKE_EXE_SIZE 0x14000
+#define FUZZ_FAKE_EXE_SIZE 0x100000
 struct pdump_exe fuzz_fake_layout (uintptr_t bias);
 
 /* Recompute every section checksum the section table can name within
