@@ -229,8 +229,13 @@ dumper_register (const struct dumper_decl *decl)
                         "macros in the executable", (const void *) decl);
   if (decl->kind == DUMPER_DECL_CODE)
     return DUMPER_OK;   /* declared is all a code target needs */
+  /* A hook has no static (addr NULL, size 0), a scalar is one block:
+     only the word kinds have a last word.  */
   unsigned char *first = decl->addr;
-  unsigned char *last = first + decl->size - sizeof (uintptr_t);
+  unsigned char *last = first;
+  if (decl->kind == DUMPER_DECL_ROOT || decl->kind == DUMPER_DECL_WORD
+      || decl->kind == DUMPER_DECL_PTR)
+    last = first + decl->size - sizeof (uintptr_t);
   return register_decl (decls, index, first, last);
 }
 
