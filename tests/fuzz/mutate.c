@@ -498,7 +498,7 @@ main (int argc, char **argv)
   rng_state = seed * UINT64_C (0x9E3779B97F4A7C15) + 1;
   rng ();
   char what[512] = "";
-  const char *cls;
+  const char *cls = NULL;
   if (strcmp (kind, "reloc-clear") == 0 || strcmp (kind, "reloc-set") == 0)
     cls = mutate_reloc (&im, kind, what, sizeof what);
   else if (strcmp (kind, "interior") == 0 || strcmp (kind, "tag") == 0)
