@@ -169,8 +169,13 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   uint64_t hot_offset = l->end;
   uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
   finalise_offsets (w, hot_offset, cold_offset);
-  qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t), compare_u32);
-  qsort (w->code_relocs.data, w->code_relocs.size, sizeof (uint32_t), compare_u32);
+  /* qsort's base must not be NULL, even for zero elements (UBSan).  */
+  if (w->exe_relocs.size > 0)
+    qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t),
+           compare_u32);
+  if (w->code_relocs.size > 0)
+    qsort (w->code_relocs.data, w->code_relocs.size, sizeof (uint32_t),
+           compare_u32);
 
   size_t bitmap_bytes = (size_t) ((w->hot.size / 8 + 63) / 64) * 8;
   size_t types_size, objects_size;
