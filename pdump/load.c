@@ -435,6 +435,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     {
       /* dumper-inspect --check --deep: the verdict, nothing restored.  */
       munmap (place.region, place.region_size);
+      free_tables (&tables);
       return status;
     }
 
