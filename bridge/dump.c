@@ -22,6 +22,15 @@
 # include "../unexec/backend.h"
 #endif
 
+/* dumper_expect_objects: the host's estimate for the next dump.  */
+static size_t expected_objects;
+
+void
+dumper_expect_objects (size_t count)
+{
+  expected_objects = count;
+}
+
 #if DUMPER_WITH_PDUMPER
 static enum dumper_status
 dump_pdump (const char *output)
@@ -57,7 +66,8 @@ dump_pdump (const char *output)
   struct pdump_write_request req = {
     .output = output, .heap = heap, .decls = decls, .decl_count = decl_count,
     .entries = records, .entry_count = count, .fingerprint = fingerprint,
-    .detail = detail, .detail_size = sizeof detail
+    .detail = detail, .detail_size = sizeof detail,
+    .expected_objects = expected_objects
   };
   st = pdump_write (&req);
   free (records);

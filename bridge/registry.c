@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "common/addrmap.h"
 
 static struct bridge_entry *entries;
 static size_t entry_count, entry_capacity;
@@ -25,12 +26,33 @@ static size_t entry_count, entry_capacity;
 static uintptr_t **roots;
 static size_t root_count, root_capacity;
 
-/* Open-addressing set of entry indexes + 1 (0 = empty slot).  */
-static uint32_t *index_slots;
-static size_t index_capacity;   /* power of two, or 0 */
+/* The index: entry key -> entry number (common/addrmap.c), its table
+   in bridge_alloc memory like the rest of the registry.  */
+static struct common_addrmap index_map;
+
+static void *
+index_alloc (size_t size)
+{
+  void *block = bridge_alloc (size);
+  if (block)
+    memset (block, 0, size);   /* the arena may hand back used memory */
+  return block;
+}
+
+static void
+index_free (void *block, size_t size)
+{
+  (void) size;
+  bridge_free (block);
+}
+
+static const struct common_addrmap_allocator index_allocator = {
+  index_alloc, index_free
+};
 
 /* Statics are keyed by address: declared statics never overlap, so an
-   address has one kind.  Hooks are keyed by declaration.  */
+   address has one kind.  Hooks are keyed by declaration (odd keys, which
+   no word-aligned static has).  */
 static uintptr_t
 entry_key (const struct bridge_entry *e)
 {
@@ -38,52 +60,10 @@ entry_key (const struct bridge_entry *e)
                                      : (uintptr_t) e->addr;
 }
 
-static size_t
-key_hash (uintptr_t key, size_t mask)
-{
-  /* Fibonacci hashing: addresses differ mostly in their middle bits.  */
-  uint64_t h = (uint64_t) key * UINT64_C (0x9E3779B97F4A7C15);
-  return (size_t) (h >> 32) & mask;
-}
-
-static bool
-index_insert (size_t entry_index)
-{
-  size_t mask = index_capacity - 1;
-  size_t slot = key_hash (entry_key (&entries[entry_index]), mask);
-  while (index_slots[slot] != 0)
-    slot = (slot + 1) & mask;
-  index_slots[slot] = (uint32_t) entry_index + 1;
-  return true;
-}
-
-static bool
-index_grow (void)
-{
-  size_t capacity = index_capacity ? index_capacity * 2 : 64;
-  uint32_t *slots = bridge_alloc (capacity * sizeof *slots);
-  if (!slots)
-    return false;
-  bridge_free (index_slots);
-  index_slots = slots;
-  index_capacity = capacity;
-  for (size_t i = 0; i < entry_count; i++)
-    index_insert (i);
-  return true;
-}
-
 static bool
 index_contains (const struct bridge_entry *e)
 {
-  if (index_capacity == 0)
-    return false;
-  size_t mask = index_capacity - 1;
-  uintptr_t key = entry_key (e);
-  for (size_t slot = key_hash (key, mask); index_slots[slot] != 0;
-       slot = (slot + 1) & mask)
-    if (entry_key (&entries[index_slots[slot] - 1]) == key)
-      return true;
-  return false;
+  return common_addrmap_get (&index_map, entry_key (e)) != NULL;
 }
 
 static bool
@@ -109,12 +89,15 @@ bridge_registry_add (const struct bridge_entry *e)
   if (e->kind == DUMPER_DECL_ROOT && root_count == root_capacity
       && !grow ((void **) &roots, &root_capacity, sizeof *roots))
     return bridge_fail (DUMPER_E_NOMEM, "cannot grow the root table");
-  /* Keep the hash set at most half full.  */
-  if ((entry_count + 1) * 2 > index_capacity && !index_grow ())
+  if (index_map.slots == NULL
+      && !common_addrmap_init (&index_map, 64, &index_allocator))
+    return bridge_fail (DUMPER_E_NOMEM, "cannot make the dump registry index");
+  bool added;
+  uint64_t *number = common_addrmap_insert (&index_map, entry_key (e), &added);
+  if (number == NULL)
     return bridge_fail (DUMPER_E_NOMEM, "cannot grow the dump registry index");
-  entries[entry_count] = *e;
-  index_insert (entry_count);
-  entry_count++;
+  *number = entry_count;
+  entries[entry_count++] = *e;
   if (e->kind == DUMPER_DECL_ROOT)
     roots[root_count++] = e->addr;
   return DUMPER_OK;
@@ -132,13 +115,11 @@ bridge_registry_reset (void)
 {
   bridge_free (entries);
   bridge_free (roots);
-  bridge_free (index_slots);
+  common_addrmap_free (&index_map);
   entries = NULL;
   roots = NULL;
-  index_slots = NULL;
   entry_count = entry_capacity = 0;
   root_count = root_capacity = 0;
-  index_capacity = 0;
 }
 
 enum dumper_status

@@ -93,6 +93,7 @@ dl_alloc_block (size_t size)
   if (p == NULL)
     out_of_memory (size);
   count_bytes (size);
+  dl_heap_stats.blocks++;
   return p;
 }
 
@@ -102,6 +103,7 @@ dl_free_block (void *block, size_t size)
   if (block == NULL)
     return;
   dl_heap_stats.bytes -= size;
+  dl_heap_stats.blocks--;
   dumper_free (block);
 }
 

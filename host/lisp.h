@@ -373,6 +373,7 @@ struct dl_heap_stats
 {
   size_t objects;          /* live heap objects (allocator's view) */
   size_t bytes;            /* their bytes, owned blocks included */
+  size_t blocks;           /* live owned blocks (string data) */
   size_t gc_count;
   double gc_seconds;
   size_t bytes_since_gc;

@@ -40,6 +40,10 @@ struct pdump_write_request
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
   char *detail;                          /* out: error specifics */
   size_t detail_size;
+  /* About how many objects (byte blocks included) the walk will meet,
+     or 0 when unknown: the visited map and the object index are sized
+     for it once instead of growing (dumper_expect_objects).  */
+  size_t expected_objects;
 };
 
 enum dumper_status pdump_write (const struct pdump_write_request *req);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/zmem.h"
 #include "walk.h"
 
 #define NO_PARENT UINT32_MAX
@@ -116,7 +117,10 @@ fail_field (struct pdump_walk *w, enum dumper_status status,
 }
 
 /* ------------------------------------------------------------------ */
-/* Growable buffers.  New bytes are zero: padding in the image is zero.  */
+/* Growable buffers.  New bytes are zero: padding in the image is zero.
+   They come from common/zmem.c, so the zeroes are the kernel's untouched
+   pages (no memset, nothing resident before it is written) and growth
+   moves page tables, not bytes.  */
 
 static bool
 buf_reserve (struct pdump_buf *b, size_t size)
@@ -126,13 +130,18 @@ buf_reserve (struct pdump_buf *b, size_t size)
   size_t capacity = b->capacity ? b->capacity : 65536;
   while (capacity < size)
     capacity *= 2;
-  unsigned char *data = realloc (b->data, capacity);
+  unsigned char *data = common_zrealloc (b->data, b->capacity, capacity, false);
   if (data == NULL)
     return false;
-  memset (data + b->capacity, 0, capacity - b->capacity);
   b->data = data;
   b->capacity = capacity;
   return true;
+}
+
+static void
+buf_free (struct pdump_buf *b)
+{
+  common_zfree (b->data, b->capacity);
 }
 
 static bool
@@ -161,28 +170,24 @@ bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
   size_t capacity = w->image_bits_words ? w->image_bits_words : 1024;
   while (capacity < words)
     capacity *= 2;
-  /* Two bitmaps in one allocation: image relocations, then a record of
-     the words that hold executable relocations (to catch a field
-     reported twice).  */
-  uint64_t *bits = calloc (capacity * 2, sizeof *bits);
-  if (bits == NULL)
+  size_t old_bytes = w->image_bits_words * sizeof (uint64_t);
+  size_t bytes = capacity * sizeof (uint64_t);
+  uint64_t *image = common_zrealloc (w->image_bits, old_bytes, bytes, false);
+  if (image == NULL)
     return false;
-  if (w->image_bits)
+  w->image_bits = image;
+  uint64_t *exe = common_zrealloc (w->exe_bits, old_bytes, bytes, false);
+  if (exe == NULL)
     {
-      memcpy (bits, w->image_bits, w->image_bits_words * sizeof *bits);
-      memcpy (bits + capacity, w->image_bits + w->image_bits_words,
-              w->image_bits_words * sizeof *bits);
-      free (w->image_bits);
+      /* Keep the two the same size: shrink the first back.  */
+      image = common_zrealloc (w->image_bits, bytes, old_bytes, false);
+      if (image)
+        w->image_bits = image;
+      return false;
     }
-  w->image_bits = bits;
+  w->exe_bits = exe;
   w->image_bits_words = capacity;
   return true;
-}
-
-static uint64_t *
-exe_bits (struct pdump_walk *w)
-{
-  return w->image_bits + w->image_bits_words;
 }
 
 static bool
@@ -248,20 +253,41 @@ locate (struct pdump_walk *w, uintptr_t address, uint64_t size, char *why,
 /* ------------------------------------------------------------------ */
 /* Objects.  */
 
+/* Room for COUNT objects in the index (the host's estimate).  */
+static bool
+reserve_objects (struct pdump_walk *w, size_t count)
+{
+  if (count <= w->object_capacity)
+    return true;
+  struct pdump_objinfo *o
+    = common_zrealloc (w->objects, w->object_capacity * sizeof *o,
+                       count * sizeof *o, false);
+  if (o == NULL)
+    return false;
+  w->objects = o;
+  w->object_capacity = count;
+  return true;
+}
+
+/* Append object number w->object_count; the caller has checked the
+   count against UINT32_MAX.  */
 static bool
 objects_push (struct pdump_walk *w, uint32_t type, uint32_t parent,
-              uint64_t size)
+              uint64_t size, uint64_t offset)
 {
   if (w->object_count == w->object_capacity)
     {
       size_t capacity = w->object_capacity ? w->object_capacity * 2 : 4096;
-      struct pdump_objinfo *o = realloc (w->objects, capacity * sizeof *o);
+      struct pdump_objinfo *o
+        = common_zrealloc (w->objects, w->object_capacity * sizeof *o,
+                           capacity * sizeof *o, false);
       if (o == NULL)
         return false;
       w->objects = o;
       w->object_capacity = capacity;
     }
-  w->objects[w->object_count++] = (struct pdump_objinfo) { type, parent, size };
+  w->objects[w->object_count++]
+    = (struct pdump_objinfo) { offset, size, type, parent };
   return true;
 }
 
@@ -287,6 +313,76 @@ current_index (const struct pdump_walk *w)
   return w->current ? w->current->index : NO_PARENT;
 }
 
+/* What the visited map holds for an object, packed so that a later
+   reference to it is answered from the map's slot alone (one cache miss
+   instead of two): bits 0-15 its type (PDUMP_TYPE_BYTES for a byte
+   block; the heap has fewer types, checked at the start), bit 16 set
+   when it is in COLD, bits 17-63 its offset in that section / 8
+   (objects are 8-aligned).  A byte block keeps its object number there
+   instead: a repeated block needs its length, from the object index.  */
+#define VISITED_TYPE_MASK UINT64_C (0xFFFF)
+#define VISITED_COLD (UINT64_C (1) << 16)
+#define VISITED_SHIFT 17
+#define VISITED_MAX_OFFSET (UINT64_C (1) << (64 - VISITED_SHIFT + 3))
+
+static uint64_t
+visited_pack (uint32_t type, uint64_t walk_offset)
+{
+  uint64_t cold = walk_offset >= PDUMP_COLD_BIAS ? VISITED_COLD : 0;
+  uint64_t offset = cold ? walk_offset - PDUMP_COLD_BIAS : walk_offset;
+  return (offset / 8) << VISITED_SHIFT | cold | type;
+}
+
+static uint64_t
+visited_offset (uint64_t value)
+{
+  uint64_t offset = (value >> VISITED_SHIFT) * 8;
+  return value & VISITED_COLD ? offset + PDUMP_COLD_BIAS : offset;
+}
+
+/* The visited map's entry for ADDRESS, added when absent (*ADDED), in
+   one probe sequence.  NULL after failing for memory.  A new entry's
+   number is set by the caller once the object is placed; when placing
+   fails the walk stops, so an entry without an object is never read.  */
+static uint64_t *
+visited_entry (struct pdump_walk *w, uintptr_t address, bool *added)
+{
+  uint64_t *entry = common_addrmap_insert (&w->visited, address, added);
+  if (entry == NULL)
+    fail (w, DUMPER_E_NOMEM, "out of memory for the visited map at %zu "
+          "objects", w->object_count);
+  return entry;
+}
+
+/* Record the object just placed at walk offset AT as number
+   w->object_count, in ENTRY of the visited map.  */
+static bool
+record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
+               uint64_t size, uint64_t at)
+{
+  if (w->object_count >= UINT32_MAX - 1)
+    {
+      fail (w, DUMPER_E_NOMEM, "more than 4 billion objects");
+      return false;
+    }
+  uint64_t section_offset = at >= PDUMP_COLD_BIAS ? at - PDUMP_COLD_BIAS : at;
+  if (section_offset >= VISITED_MAX_OFFSET)
+    {
+      fail (w, DUMPER_E_NOMEM, "a section of the image passes %" PRIu64
+            " bytes", VISITED_MAX_OFFSET);
+      return false;
+    }
+  *entry = type == PDUMP_TYPE_BYTES
+           ? (uint64_t) w->object_count << VISITED_SHIFT | PDUMP_TYPE_BYTES
+           : visited_pack (type, at);
+  if (!objects_push (w, type, current_index (w), size, at))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the object index");
+      return false;
+    }
+  return true;
+}
+
 /* The walk-time offset of the object of type TYPE at ADDRESS (already
    located IN_HEAP), giving it a place in the image if it has none.
    Returns false on error (w->status set).  */
@@ -294,19 +390,26 @@ static bool
 visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
        size_t field_offset, uint64_t *offset)
 {
-  struct pdump_addrmap_slot *slot = pdump_addrmap_get (&w->visited, address);
-  if (slot)
+  bool added;
+  uint64_t *entry = visited_entry (w, address, &added);
+  if (entry == NULL)
+    return false;
+  if (!added)
     {
-      if (slot->type != type)
+      uint64_t seen = *entry;
+      uint32_t seen_type = (uint32_t) (seen & VISITED_TYPE_MASK);
+      if (seen_type != type)
         {
           char problem[256];
           snprintf (problem, sizeof problem, "points to an object reached "
                     "earlier as type `%s', here as type `%s'",
-                    type_name (w, slot->type), type_name (w, type));
+                    type_name (w, seen_type), type_name (w, type));
           fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
           return false;
         }
-      *offset = slot->offset;
+      *offset = seen_type == PDUMP_TYPE_BYTES
+                ? w->objects[seen >> VISITED_SHIFT].offset
+                : visited_offset (seen);
       return true;
     }
   if ((int) type >= w->heap->type_count)
@@ -379,21 +482,8 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
       w->cold_object_count++;
       at = cold_at + PDUMP_COLD_BIAS;
     }
-  if (!objects_push (w, type, current_index (w), size))
-    {
-      fail (w, DUMPER_E_NOMEM, "out of memory for the object index");
-      return false;
-    }
-  slot = pdump_addrmap_put (&w->visited, address);
-  if (slot == NULL)
-    {
-      fail (w, DUMPER_E_NOMEM, "out of memory for the visited map");
-      return false;
-    }
-  slot->index = index;
-  slot->type = type;
-  slot->size = size;
-  slot->offset = at;
+  if (!record_object (w, entry, type, size, at))
+    return false;
   *offset = at;
   return true;
 }
@@ -403,8 +493,8 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
 
 enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE, VALUE_CODE };
 
-/* The three forms a pointer field takes, for messages.  */
-enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES };
+/* The forms a pointer field takes, for messages and the field queue.  */
+enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE };
 
 /* Place the target of a pointer field: ADDRESS (SIZE bytes; VALUE and
    TAG as stored, LENGTH for byte blocks).  In the executable: set
@@ -522,20 +612,34 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
                             encoded, kind);
   if (where != IN_HEAP)
     return where == IN_EXE;
-  struct pdump_addrmap_slot *slot = pdump_addrmap_get (&w->visited, value);
-  if (slot)
+  bool added;
+  uint64_t *entry = visited_entry (w, value, &added);
+  if (entry == NULL)
+    return false;
+  if (!added)
     {
-      if (slot->type != PDUMP_TYPE_BYTES || length > slot->size)
+      uint64_t seen = *entry;
+      uint32_t seen_type = (uint32_t) (seen & VISITED_TYPE_MASK);
+      if (seen_type != PDUMP_TYPE_BYTES)
         {
           char problem[256];
           snprintf (problem, sizeof problem, "byte block at 0x%" PRIxPTR
-                    " of %zu bytes was reached before as %s of %" PRIu64
-                    " bytes", value, length, type_name (w, slot->type),
-                    slot->size);
+                    " of %zu bytes was reached before as a `%s'", value,
+                    length, type_name (w, seen_type));
           fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
           return false;
         }
-      *encoded = slot->offset;
+      const struct pdump_objinfo *o = &w->objects[seen >> VISITED_SHIFT];
+      if (length > o->size)
+        {
+          char problem[256];
+          snprintf (problem, sizeof problem, "byte block at 0x%" PRIxPTR
+                    " of %zu bytes was reached before as a byte block of %"
+                    PRIu64 " bytes", value, length, o->size);
+          fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+          return false;
+        }
+      *encoded = o->offset;
       *kind = VALUE_IMAGE;
       return true;
     }
@@ -551,23 +655,10 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
     memcpy (w->cold.data + at, (const void *) value, length);
   w->cold.size = at + stored;
   w->block_count++;
-  if (w->object_count >= UINT32_MAX - 1
-      || !objects_push (w, PDUMP_TYPE_BYTES, current_index (w), stored))
-    {
-      fail (w, DUMPER_E_NOMEM, "out of memory for the object index");
-      return false;
-    }
-  slot = pdump_addrmap_put (&w->visited, value);
-  if (slot == NULL)
-    {
-      fail (w, DUMPER_E_NOMEM, "out of memory for the visited map");
-      return false;
-    }
-  slot->index = (uint32_t) (w->object_count - 1);
-  slot->type = PDUMP_TYPE_BYTES;
-  slot->size = length;
-  slot->offset = at + PDUMP_COLD_BIAS;
-  *encoded = slot->offset;
+  if (!record_object (w, entry, PDUMP_TYPE_BYTES, length,
+                      at + PDUMP_COLD_BIAS))
+    return false;
+  *encoded = at + PDUMP_COLD_BIAS;
   *kind = VALUE_IMAGE;
   return true;
 }
@@ -611,7 +702,7 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
   uint64_t word = at / 8;
   uint64_t bit = UINT64_C (1) << (word % 64);
   uint64_t *image = &w->image_bits[word / 64];
-  uint64_t *exe = &exe_bits (w)[word / 64];
+  uint64_t *exe = &w->exe_bits[word / 64];
   if ((*image | *exe) & bit)
     {
       fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
@@ -725,6 +816,95 @@ trace_code (struct dumper_tracer *t, const void *field)
 }
 
 /* ------------------------------------------------------------------ */
+/* The field queue.
+
+   The cost of a walk is one visited-map lookup per pointer field, a
+   cache miss once the map outgrows the caches.  So the tracer the host
+   sees only queues each field and starts loading the map slot (and the
+   target's first bytes) it will need; the queue is handled, in the
+   order the fields were reported, when it is full and after the trace
+   function returns.  Nothing but the timing changes: every check and
+   every placement happens as if the field were handled when reported. */
+
+static void
+handle_fields (struct pdump_walk *w)
+{
+  for (size_t i = 0; i < w->field_count; i++)
+    {
+      const struct pdump_field *f = &w->fields[i];
+      switch ((enum field_form) f->form)
+        {
+        case FORM_WORD:
+          trace_word (&w->tracer, f->field);
+          break;
+        case FORM_PTR:
+          trace_ptr (&w->tracer, f->field, (int) f->arg);
+          break;
+        case FORM_BYTES:
+          trace_bytes (&w->tracer, f->field, f->arg);
+          break;
+        case FORM_CODE:
+          trace_code (&w->tracer, f->field);
+          break;
+        }
+    }
+  w->field_count = 0;
+}
+
+static void
+queue_field (struct pdump_walk *w, const void *field, size_t arg,
+             enum field_form form)
+{
+  if (w->field_count == PDUMP_FIELD_BATCH)
+    handle_fields (w);
+  w->fields[w->field_count++] = (struct pdump_field) { field, arg,
+                                                       (unsigned char) form };
+  /* The hint, for a field inside the object (others fail when handled).  */
+  const struct pdump_work *cur = w->current;
+  uintptr_t f = (uintptr_t) field, src = (uintptr_t) cur->src;
+  if (form == FORM_CODE || f < src || cur->size < sizeof (uintptr_t)
+      || f - src > cur->size - sizeof (uintptr_t))
+    return;
+  uintptr_t value = copied_value (w, f - src);
+  if (form == FORM_WORD)
+    {
+      uintptr_t tag = value & w->tag_mask;
+      if (w->heap->tag_types[tag] == DUMPER_TAG_IMMEDIATE)
+        return;
+      value -= tag;
+    }
+  if (value != 0)
+    {
+      common_addrmap_prefetch (&w->visited, value);
+      __builtin_prefetch ((const void *) value);
+    }
+}
+
+static void
+queue_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  queue_field ((struct pdump_walk *) t, field, 0, FORM_WORD);
+}
+
+static void
+queue_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  queue_field ((struct pdump_walk *) t, field, (size_t) type, FORM_PTR);
+}
+
+static void
+queue_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  queue_field ((struct pdump_walk *) t, field, length, FORM_BYTES);
+}
+
+static void
+queue_code (struct dumper_tracer *t, const void *field)
+{
+  queue_field ((struct pdump_walk *) t, field, 0, FORM_CODE);
+}
+
+/* ------------------------------------------------------------------ */
 /* The walk.  */
 
 /* Copy and trace everything on the stack.  */
@@ -740,6 +920,7 @@ drain (struct pdump_walk *w)
         t->fixup (item.src, w->hot.data + item.offset);
       w->current = &item;
       t->trace (item.src, &w->tracer);
+      handle_fields (w);
       w->current = NULL;
     }
 }
@@ -878,10 +1059,10 @@ enum dumper_status
 pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
 {
   memset (w, 0, sizeof *w);
-  w->tracer.word = trace_word;
-  w->tracer.ptr = trace_ptr;
-  w->tracer.bytes = trace_bytes;
-  w->tracer.code = trace_code;
+  w->tracer.word = queue_word;
+  w->tracer.ptr = queue_ptr;
+  w->tracer.bytes = queue_bytes;
+  w->tracer.code = queue_code;
   w->heap = req->heap;
   w->decls = req->decls;
   w->decl_count = req->decl_count;
@@ -896,13 +1077,20 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
   w->image_start = pdump_range_.start;
   w->image_end = pdump_range_.end;
 
+  if (req->heap->type_count < 0
+      || req->heap->type_count >= (int) PDUMP_TYPE_BYTES)
+    return fail (w, DUMPER_E_HEAP_DESC, "the heap description has %d types; "
+                 "an image holds at most %u", req->heap->type_count,
+                 PDUMP_TYPE_BYTES - 1);
   if (!pdump_exe_layout (&w->exe))
     return fail (w, DUMPER_E_EXE, "cannot read the executable's program headers");
   if (!common_maps_read (&w->maps))
     return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
   w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
   if (w->records == NULL || !build_code_targets (w)
-      || !pdump_addrmap_init (&w->visited, 1 << 16)
+      || !common_addrmap_init (&w->visited, req->expected_objects
+                               ? req->expected_objects : 1 << 16, NULL)
+      || !reserve_objects (w, req->expected_objects)
       || !bits_reserve (w, 8))
     return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
   w->record_count = w->entry_count;
@@ -915,17 +1103,18 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
 void
 pdump_walk_free (struct pdump_walk *w)
 {
-  free (w->hot.data);
-  free (w->cold.data);
-  free (w->image_bits);
+  buf_free (&w->hot);
+  buf_free (&w->cold);
+  common_zfree (w->image_bits, w->image_bits_words * sizeof (uint64_t));
+  common_zfree (w->exe_bits, w->image_bits_words * sizeof (uint64_t));
   free (w->exe_relocs.data);
   free (w->code_relocs.data);
   free (w->code_targets);
   free (w->records);
   free (w->scalar_data.data);
-  free (w->objects);
+  common_zfree (w->objects, w->object_capacity * sizeof *w->objects);
   free (w->stack);
-  pdump_addrmap_free (&w->visited);
+  common_addrmap_free (&w->visited);
   common_maps_free (&w->maps);
   memset (w, 0, sizeof *w);
 }

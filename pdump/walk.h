@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "addrmap.h"
 #include "backend.h"
 #include "exe.h"
 #include "format.h"
+#include "common/addrmap.h"
 #include "common/maps.h"
 
 /* During the walk, image offsets are section-relative; an offset into
@@ -33,6 +33,17 @@ struct pdump_u32vec
   size_t size, capacity;
 };
 
+/* A pointer field reported by a trace function, queued so that the
+   visited-map slots of an object's targets are fetched together.  */
+struct pdump_field
+{
+  const void *field;
+  size_t arg;               /* type (ptr) or length (bytes) */
+  unsigned char form;       /* walk.c's enum field_form */
+};
+
+#define PDUMP_FIELD_BATCH 32
+
 struct pdump_work
 {
   const void *src;          /* the live object */
@@ -42,13 +53,17 @@ struct pdump_work
   uint64_t size;
 };
 
-/* One object of the index, in image order.  */
+/* One object of the index, in image order; the visited map holds its
+   number.  */
 struct pdump_objinfo
 {
+  uint64_t offset;          /* walk-time offset (section-relative,
+                               cold-biased) */
+  uint64_t size;            /* bytes; a byte block's length as reached
+                               (0 for an empty one, which stores 1) */
   uint32_t type;            /* host type or PDUMP_TYPE_BYTES */
   uint32_t parent;          /* object that first referred to it, or
                                UINT32_MAX for a registry root */
-  uint64_t size;
 };
 
 /* A declared code target.  */
@@ -81,7 +96,9 @@ struct pdump_walk
   struct pdump_buf hot;
   struct pdump_buf cold;
   uint64_t *image_bits;     /* one bit per HOT word */
-  size_t image_bits_words;  /* allocated 64-bit words */
+  uint64_t *exe_bits;       /* HOT words with another relocation (for
+                               the double-report check) */
+  size_t image_bits_words;  /* allocated 64-bit words, of each */
   uint64_t image_reloc_count;
   struct pdump_u32vec exe_relocs;
   struct pdump_u32vec code_relocs;  /* HOT words holding a code-table index */
@@ -93,10 +110,12 @@ struct pdump_walk
   uint64_t hot_object_count, cold_object_count, block_count;
 
   /* Walk state.  */
-  struct pdump_addrmap visited;
+  struct common_addrmap visited;      /* address -> object number */
   struct pdump_work *stack;
   size_t stack_size, stack_capacity;
   const struct pdump_work *current;   /* object being traced */
+  struct pdump_field fields[PDUMP_FIELD_BATCH];   /* its queued fields */
+  size_t field_count;
   size_t current_root;                /* registry entry being walked */
 
   /* Errors: the first one wins and stops the walk.  */

@@ -225,6 +225,15 @@ const struct dumper_start_info *dumper_start_info (void);
    host normally exits.  */
 enum dumper_status dumper_dump (const char *output);
 
+/* Optional: about how many objects (byte blocks included) the next
+   dumper_dump will write, for example the live count after the
+   collection before it.  The pdump writer then sizes its visited map
+   and object index once, for the highest load they run at, instead of
+   doubling them as it goes (a doubling has old and new tables alive at
+   once).  A wrong estimate costs memory or one growth, never
+   correctness; 0, the default, means unknown.  No effect with unexec.  */
+void dumper_expect_objects (size_t count);
+
 /* ------------------------------------------------------------------ */
 /* Registry: declared at build time, registered at run time.
 

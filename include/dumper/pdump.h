@@ -138,7 +138,10 @@ struct pdump_dump_stats
   uint64_t root_count;
   uint64_t scalar_count;
   uint64_t hook_count;
-  double seconds;
+  double seconds;               /* the whole write, the three below */
+  double walk_seconds;          /* the graph walk: copies, map, relocations */
+  double layout_seconds;        /* offsets, sorting, index, checksums */
+  double output_seconds;        /* writing, syncing and renaming the file */
 };
 
 #if DUMPER_WITH_PDUMPER

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/pdump/test_check.c: the image checks and relocation
-   (pdump/check.c) on images built byte by byte here, and the writer's
-   address map (pdump/addrmap.c).
+   (pdump/check.c) on images built byte by byte here.
 
    A small valid image is assembled with format.h, then each test
    damages one thing and checks the class and message of the refusal.  */
@@ -18,7 +17,6 @@
 #include <cmocka.h>
 #include <xxhash.h>
 
-#include "pdump/addrmap.h"
 #include "pdump/check.h"
 #include "pdump/format.h"
 
@@ -392,30 +390,6 @@ test_registry_checks (void **state)
   free (im.bytes);
 }
 
-static void
-test_addrmap (void **state)
-{
-  struct pdump_addrmap map;
-  assert_true (pdump_addrmap_init (&map, 4));
-  for (uintptr_t i = 1; i <= 100000; i++)
-    {
-      struct pdump_addrmap_slot *s = pdump_addrmap_put (&map, i * 16);
-      assert_non_null (s);
-      s->offset = i;
-    }
-  assert_int_equal (map.count, 100000);
-  for (uintptr_t i = 1; i <= 100000; i++)
-    {
-      struct pdump_addrmap_slot *s = pdump_addrmap_get (&map, i * 16);
-      assert_non_null (s);
-      assert_int_equal (s->offset, i);
-    }
-  assert_null (pdump_addrmap_get (&map, 8));
-  assert_null (pdump_addrmap_get (&map, 100001 * 16));
-  assert_true (map.count * 2 <= map.capacity);
-  pdump_addrmap_free (&map);
-}
-
 int
 main (void)
 {
@@ -427,7 +401,6 @@ main (void)
     cmocka_unit_test (test_relocation_checks),
     cmocka_unit_test (test_relocation_checksum),
     cmocka_unit_test (test_registry_checks),
-    cmocka_unit_test (test_addrmap),
   };
   return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);
 }
