@@ -11,13 +11,18 @@
 # bench-verify: the cost of structural verification of an image against
 # the load itself at the same scales (bench/verify-cost.sh, issue 20);
 # pdumper builds.
+# bench-dump-scale: this build's dump at scales 1, 4, 16 and 64 where
+# memory allows: write ms per MiB with its ratio to scale 1, the dumping
+# run's peak RSS against cold RSS + 1.25 x the file, and the external
+# anchor (bench/dump-scale.sh, issue 17); pdumper and unexec builds.
 # bench-cold-start: cold start of dlisp at loadup scales 1, 4 and 16,
 # with heap size and object count (bench/cold-start.sh); needs only this
 # build.
 
 BENCH_RUNS = 7
 
-bench: bench-compare bench-cold-start $(if $(filter pdumper,$(BACKEND)),bench-verify)
+bench: bench-compare bench-cold-start $(if $(filter pdumper,$(BACKEND)),bench-verify) \
+	$(if $(filter none,$(BACKEND)),,bench-dump-scale)
 
 bench-compare: tools/dumper-compare
 	@$(MAKE) --no-print-directory compare COMPARE_RUNS=$(BENCH_RUNS) \
@@ -28,9 +33,12 @@ bench-compare: tools/dumper-compare
 bench-cold-start: host/dlisp
 	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/cold-start.sh $(BENCH_RUNS)
 
+bench-dump-scale: host/dlisp-bare
+	@$(SHELL) $(srcdir)/bench/dump-scale.sh $(BENCH_RUNS) .
+
 bench-verify: host/dlisp
 	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/verify-cost.sh $(BENCH_RUNS)
 
 CLEANFILES += bench-compare.json bench-compare.png
 
-.PHONY: bench bench-compare bench-cold-start bench-verify
+.PHONY: bench bench-compare bench-cold-start bench-dump-scale bench-verify

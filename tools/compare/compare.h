@@ -227,6 +227,7 @@ enum compare_figure
   COMPARE_FIG_DISCARDABLE_BYTES,
   COMPARE_FIG_FLOOR_MAP_TOUCH_MS,
   COMPARE_FIG_FLOOR_READ_HUGE_MS,
+  COMPARE_FIG_WRITE_MS,          /* write-seconds: the back end's write alone */
   COMPARE_FIG_COUNT
 };
 

@@ -164,6 +164,8 @@ dump_once (struct scale_run *s, int mode, const char *output, bool sampled)
     {
       if (compare_kv_number (&kv, "dump-seconds", &v))
         sample (s, mode, COMPARE_FIG_DUMP_STEP_MS, v * 1e3);
+      if (compare_kv_number (&kv, "write-seconds", &v))
+        sample (s, mode, COMPARE_FIG_WRITE_MS, v * 1e3);
       compare_kv_free (&kv);
     }
   double size = file_size (output);

@@ -50,6 +50,7 @@ const struct compare_figure_info compare_figures[COMPARE_FIG_COUNT] = {
   [COMPARE_FIG_DISCARDABLE_BYTES] = { "discardable_bytes", 0, true, false },
   [COMPARE_FIG_FLOOR_MAP_TOUCH_MS] = { "floor_map_touch_ms", 3, false, true },
   [COMPARE_FIG_FLOOR_READ_HUGE_MS] = { "floor_read_huge_ms", 3, false, true },
+  [COMPARE_FIG_WRITE_MS] = { "write_ms", 3, true, true },
 };
 
 void

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/compare/table.c: the results as text tables.
 
-   Owns: the layout of the three tables -- the side-by-side comparison
+   Owns: the layout of the four tables -- the side-by-side comparison
    of the modes (with the ratios of start-up times), the dumps and their
-   artifacts, and the pdump loader's detail -- and the formatting of a
+   artifacts, the dumps' cost per MiB across scales (with the external
+   anchor), and the pdump loader's detail -- and the formatting of a
    figure as `median (min..max)'.  Columns have fixed widths and every
    header carries its unit, so the output is stable enough to read by eye
    and to diff between runs.  A figure that was not measured prints `-'.  */
@@ -141,6 +142,114 @@ print_dumps (FILE *out, const struct compare_results *r)
 "dropped after the load).\n");
 }
 
+/* The write step of MODE at scale S: write-seconds, or the host's
+   dump-seconds (the collection before the write included) from a host
+   that does not report it.  */
+static const struct compare_stat *
+write_stat (const struct compare_scale *s, int mode)
+{
+  const struct compare_stat *w = &s->fig[mode][COMPARE_FIG_WRITE_MS];
+  return w->n ? w : &s->fig[mode][COMPARE_FIG_DUMP_STEP_MS];
+}
+
+/* The file MODE wrote at scale S, bytes; 0 when unknown.  */
+static double
+written_bytes (const struct compare_scale *s, int mode)
+{
+  const struct compare_stat *f
+    = &s->fig[mode][mode == COMPARE_UNEXEC ? COMPARE_FIG_EXE_BYTES
+                                           : COMPARE_FIG_ARTIFACT_BYTES];
+  return f->n ? f->median : 0;
+}
+
+/* Milliseconds of write per MiB written, or 0 when unknown.  */
+static double
+ms_per_mib (const struct compare_scale *s, int mode)
+{
+  const struct compare_stat *w = write_stat (s, mode);
+  double bytes = written_bytes (s, mode);
+  return w->n && bytes > 0 ? w->median / (bytes / 1048576.0) : 0;
+}
+
+/* Issue 17: does a dump cost the same per MiB at every scale, and does
+   the dumping run stay within cold RSS + 1.25 x the file?  */
+static void
+print_scaling (FILE *out, const struct compare_results *r)
+{
+  if (!r->modes[COMPARE_UNEXEC] && !r->modes[COMPARE_PDUMP])
+    return;
+  fprintf (out, "\ndumps at scale: write time per MiB and memory of the dumping run (medians)\n");
+  fprintf (out, "%5s  %-6s  %9s  %9s  %7s  %7s  %12s  %12s  %10s  %6s\n", "scale", "mode",
+           "file MiB", "write ms", "ms/MiB", "x first", "dump RSS KiB", "cold RSS KiB",
+           "budget KiB", "within");
+  double pdump_first = 0, pdump_last = 0;
+  long pdump_last_scale = 0;
+  for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
+    {
+      if (!r->modes[m])
+        continue;
+      double first = 0;
+      for (size_t i = 0; i < r->scale_count; i++)
+        {
+          const struct compare_scale *s = &r->scales[i];
+          const struct compare_stat *f = s->fig[m];
+          const struct compare_stat *cold = &s->fig[COMPARE_COLD][COMPARE_FIG_PEAK_RSS_KB];
+          const struct compare_stat *rss_stat = &f[COMPARE_FIG_DUMP_RSS_KB];
+          double bytes = written_bytes (s, m), per = ms_per_mib (s, m);
+          char file[32], write[32], perc[32], ratio[32], rss[32], crss[32], budget[32],
+            within[16];
+          snprintf (file, sizeof file, "-");
+          if (bytes > 0)
+            snprintf (file, sizeof file, "%.1f", bytes / 1048576.0);
+          value_cell (write, sizeof write, write_stat (s, m), 1, 1);
+          snprintf (perc, sizeof perc, "-");
+          snprintf (ratio, sizeof ratio, "-");
+          if (per > 0)
+            {
+              if (first == 0)
+                first = per;
+              snprintf (perc, sizeof perc, "%.2f", per);
+              snprintf (ratio, sizeof ratio, "%.2fx", per / first);
+              if (m == COMPARE_PDUMP)
+                {
+                  if (pdump_first == 0)
+                    pdump_first = per;
+                  pdump_last = per;
+                  pdump_last_scale = s->scale;
+                }
+            }
+          value_cell (rss, sizeof rss, rss_stat, 1, 0);
+          value_cell (crss, sizeof crss, cold, 1, 0);
+          snprintf (budget, sizeof budget, "-");
+          snprintf (within, sizeof within, "-");
+          if (cold->n && bytes > 0)
+            {
+              double limit = cold->median + 1.25 * bytes / 1024;
+              snprintf (budget, sizeof budget, "%.0f", limit);
+              if (rss_stat->n)
+                snprintf (within, sizeof within, "%s",
+                          rss_stat->median <= limit ? "yes" : "no");
+            }
+          fprintf (out, "%5ld  %-6s  %9s  %9s  %7s  %7s  %12s  %12s  %10s  %6s\n", s->scale,
+                   compare_mode_names[m], file, write, perc, ratio, rss, crss, budget, within);
+        }
+    }
+  fprintf (out,
+"\nwrite: the back end's write step (the host's write-seconds; dump-seconds,\n"
+"the collection before it included, from a host without it); ms/MiB: write\n"
+"time per MiB of the file written (image, or whole executable); x first: over\n"
+"the first scale's; budget: cold-start RSS + 1.25 x the file; within: dump\n"
+"RSS within the budget.  Targets (issue 17): pdump ms/MiB at the largest scale\n"
+"within 1.25x of the first and at most 15, dump RSS within the budget.\n");
+  fprintf (out, "external anchor: GNU Emacs 28.2 re-dumps a 13.7 MB image in 2.0 s, "
+           "about 146 ms/MB");
+  if (pdump_last > 0)
+    fprintf (out, "; pdump here: %.2f ms/MiB at scale %ld (%.1fx faster), %.2fx its "
+             "first scale", pdump_last, pdump_last_scale, 146.0 / pdump_last,
+             pdump_last / pdump_first);
+  fprintf (out, "\n");
+}
+
 /* The floor that matches the load method: the hybrid and read loaders
    read HOT into anonymous memory (read-huge); the map loader maps the
    file and dirties the relocated pages (map-touch).  */
@@ -204,6 +313,7 @@ compare_print_tables (FILE *out, const struct compare_results *r)
 {
   print_main (out, r);
   print_dumps (out, r);
+  print_scaling (out, r);
   print_pdump (out, r);
   fflush (out);
 }
