@@ -77,7 +77,7 @@ describe_path (const struct pdump_walk *w, uint32_t index, char *buf,
   uint32_t chain[12];
   int depth = 0;
   bool truncated = false;
-  for (uint32_t i = index; i != NO_PARENT; i = w->objects[i].parent)
+  for (uint32_t i = index; i != NO_PARENT; i = w->parents[i])
     {
       if (depth == (int) (sizeof chain / sizeof chain[0]))
         {
@@ -94,7 +94,7 @@ describe_path (const struct pdump_walk *w, uint32_t index, char *buf,
     n += (size_t) snprintf (buf + n, size - n, " -> ...");
   for (int d = depth - 1; d >= 0 && n < size; d--)
     n += (size_t) snprintf (buf + n, size - n, " -> %s",
-                            type_name (w, w->objects[chain[d]].type));
+                            type_name (w, w->types[chain[d]]));
 }
 
 /* Fail with a message about field FIELD_OFFSET of the current object.  */
@@ -253,42 +253,103 @@ locate (struct pdump_walk *w, uintptr_t address, uint64_t size, char *why,
 /* ------------------------------------------------------------------ */
 /* Objects.  */
 
-/* Room for COUNT objects in the index (the host's estimate).  */
+/* Room for COUNT objects in the index (the host's estimate; grown by
+   doubling past it).  */
 static bool
 reserve_objects (struct pdump_walk *w, size_t count)
 {
   if (count <= w->object_capacity)
     return true;
-  struct pdump_objinfo *o
-    = common_zrealloc (w->objects, w->object_capacity * sizeof *o,
-                       count * sizeof *o, false);
-  if (o == NULL)
+  size_t old = w->object_capacity;
+  uint32_t *parents = common_zrealloc (w->parents, old * sizeof *parents,
+                                       count * sizeof *parents, false);
+  if (parents == NULL)
     return false;
-  w->objects = o;
+  w->parents = parents;
+  uint16_t *types = common_zrealloc (w->types, old * sizeof *types,
+                                     count * sizeof *types, false);
+  if (types == NULL)
+    {
+      /* Keep the two the same size: shrink the first back.  */
+      parents = common_zrealloc (w->parents, count * sizeof *parents,
+                                 old * sizeof *parents, false);
+      if (parents)
+        w->parents = parents;
+      return false;
+    }
+  w->types = types;
   w->object_capacity = count;
   return true;
 }
 
-/* Append object number w->object_count; the caller has checked the
-   count against UINT32_MAX.  */
+/* Unsigned LEB128, the OBJECTS section's numbers.  */
+static size_t
+put_uleb (unsigned char *out, uint64_t value)
+{
+  size_t n = 0;
+  do
+    {
+      unsigned char byte = value & 0x7f;
+      value >>= 7;
+      out[n++] = byte | (value ? 0x80 : 0);
+    }
+  while (value);
+  return n;
+}
+
+/* Append object number w->object_count: its parent and type, its
+   OBJECTS entry (SIZE: its bytes; a byte block's length, stored as at
+   least 1) and, for a byte block, its offset AT and length.  The caller
+   has checked the count against UINT32_MAX.  */
 static bool
 objects_push (struct pdump_walk *w, uint32_t type, uint32_t parent,
-              uint64_t size, uint64_t offset)
+              uint64_t size, uint64_t at)
 {
-  if (w->object_count == w->object_capacity)
+  if (w->object_count == w->object_capacity
+      && !reserve_objects (w, w->object_capacity
+                              ? w->object_capacity * 2 : 4096))
+    return false;
+  bool bytes = type == PDUMP_TYPE_BYTES;
+  struct pdump_buf *index = !bytes && w->heap->types[type].trace
+                            ? &w->index_hot : &w->index_cold;
+  if (!buf_reserve (index, index->size + 20))
+    return false;
+  index->size += put_uleb (index->data + index->size, type);
+  index->size += put_uleb (index->data + index->size,
+                           bytes && size == 0 ? 1 : size);
+  if (bytes)
     {
-      size_t capacity = w->object_capacity ? w->object_capacity * 2 : 4096;
-      struct pdump_objinfo *o
-        = common_zrealloc (w->objects, w->object_capacity * sizeof *o,
-                           capacity * sizeof *o, false);
-      if (o == NULL)
-        return false;
-      w->objects = o;
-      w->object_capacity = capacity;
+      if (w->block_count == w->block_capacity)
+        {
+          size_t capacity = w->block_capacity ? w->block_capacity * 2 : 1024;
+          struct pdump_block *blocks
+            = common_zrealloc (w->blocks, w->block_capacity * sizeof *blocks,
+                               capacity * sizeof *blocks, false);
+          if (blocks == NULL)
+            return false;
+          w->blocks = blocks;
+          w->block_capacity = capacity;
+        }
+      w->blocks[w->block_count++] = (struct pdump_block) { at, size };
     }
-  w->objects[w->object_count++]
-    = (struct pdump_objinfo) { offset, size, type, parent };
+  w->parents[w->object_count] = parent;
+  w->types[w->object_count] = (uint16_t) type;
+  w->object_count++;
   return true;
+}
+
+const unsigned char *
+pdump_walk_object_index (struct pdump_walk *w, size_t *size)
+{
+  if (w->index_cold.size > 0)
+    {
+      if (!buf_append (&w->index_hot, w->index_cold.data, w->index_cold.size))
+        return NULL;
+      buf_free (&w->index_cold);
+      memset (&w->index_cold, 0, sizeof w->index_cold);
+    }
+  *size = w->index_hot.size;
+  return w->index_hot.data ? w->index_hot.data : (const unsigned char *) "";
 }
 
 static bool
@@ -373,7 +434,7 @@ record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
       return false;
     }
   *entry = type == PDUMP_TYPE_BYTES
-           ? (uint64_t) w->object_count << VISITED_SHIFT | PDUMP_TYPE_BYTES
+           ? (uint64_t) w->block_count << VISITED_SHIFT | PDUMP_TYPE_BYTES
            : visited_pack (type, at);
   if (!objects_push (w, type, current_index (w), size, at))
     {
@@ -408,7 +469,7 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
           return false;
         }
       *offset = seen_type == PDUMP_TYPE_BYTES
-                ? w->objects[seen >> VISITED_SHIFT].offset
+                ? w->blocks[seen >> VISITED_SHIFT].offset
                 : visited_offset (seen);
       return true;
     }
@@ -629,17 +690,17 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
           fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
           return false;
         }
-      const struct pdump_objinfo *o = &w->objects[seen >> VISITED_SHIFT];
-      if (length > o->size)
+      const struct pdump_block *b = &w->blocks[seen >> VISITED_SHIFT];
+      if (length > b->length)
         {
           char problem[256];
           snprintf (problem, sizeof problem, "byte block at 0x%" PRIxPTR
                     " of %zu bytes was reached before as a byte block of %"
-                    PRIu64 " bytes", value, length, o->size);
+                    PRIu64 " bytes", value, length, b->length);
           fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
           return false;
         }
-      *encoded = o->offset;
+      *encoded = b->offset;
       *kind = VALUE_IMAGE;
       return true;
     }
@@ -654,7 +715,6 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
   if (length)
     memcpy (w->cold.data + at, (const void *) value, length);
   w->cold.size = at + stored;
-  w->block_count++;
   if (!record_object (w, entry, PDUMP_TYPE_BYTES, length,
                       at + PDUMP_COLD_BIAS))
     return false;
@@ -1112,7 +1172,11 @@ pdump_walk_free (struct pdump_walk *w)
   free (w->code_targets);
   free (w->records);
   free (w->scalar_data.data);
-  common_zfree (w->objects, w->object_capacity * sizeof *w->objects);
+  common_zfree (w->parents, w->object_capacity * sizeof *w->parents);
+  common_zfree (w->types, w->object_capacity * sizeof *w->types);
+  common_zfree (w->blocks, w->block_capacity * sizeof *w->blocks);
+  buf_free (&w->index_hot);
+  buf_free (&w->index_cold);
   free (w->stack);
   common_addrmap_free (&w->visited);
   common_maps_free (&w->maps);

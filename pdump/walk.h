@@ -53,17 +53,13 @@ struct pdump_work
   uint64_t size;
 };
 
-/* One object of the index, in image order; the visited map holds its
-   number.  */
-struct pdump_objinfo
+/* A byte block, by the order it was met in: a repeated reference
+   checks its length and takes its offset from here.  */
+struct pdump_block
 {
-  uint64_t offset;          /* walk-time offset (section-relative,
-                               cold-biased) */
-  uint64_t size;            /* bytes; a byte block's length as reached
-                               (0 for an empty one, which stores 1) */
-  uint32_t type;            /* host type or PDUMP_TYPE_BYTES */
-  uint32_t parent;          /* object that first referred to it, or
-                               UINT32_MAX for a registry root */
+  uint64_t offset;          /* walk-time offset (cold-biased) */
+  uint64_t length;          /* as reached (0 for an empty one, which
+                               stores 1 byte) */
 };
 
 /* A declared code target.  */
@@ -105,8 +101,18 @@ struct pdump_walk
   struct pdump_record *records;
   size_t record_count;
   struct pdump_buf scalar_data;
-  struct pdump_objinfo *objects;      /* by object number */
+  /* The object index, compact (it is per object, millions of them):
+     each object's parent (the object that first referred to it, or
+     UINT32_MAX for a registry root) and type, for the path in a
+     message; the OBJECTS section's entries, encoded as objects are met,
+     HOT ones and COLD ones apart (the section lists HOT first); the
+     byte blocks.  */
+  uint32_t *parents;
+  uint16_t *types;
   size_t object_count, object_capacity;
+  struct pdump_buf index_hot, index_cold;
+  struct pdump_block *blocks;
+  size_t block_capacity;
   uint64_t hot_object_count, cold_object_count, block_count;
 
   /* Walk state.  */
@@ -130,6 +136,12 @@ enum dumper_status pdump_walk_run (struct pdump_walk *walk,
                                    const struct pdump_write_request *req);
 
 void pdump_walk_free (struct pdump_walk *walk);
+
+/* The OBJECTS section of a finished walk (HOT objects' entries, then
+   COLD ones'), SIZE bytes, owned by the walk; NULL when memory runs
+   out.  */
+const unsigned char *pdump_walk_object_index (struct pdump_walk *walk,
+                                              size_t *size);
 
 /* Turn a walk-time offset (section-relative, cold-biased) into a file
    offset.  */

@@ -58,67 +58,6 @@ compare_u32 (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Unsigned LEB128.  */
-static size_t
-put_uleb (unsigned char *out, uint64_t value)
-{
-  size_t n = 0;
-  do
-    {
-      unsigned char byte = value & 0x7f;
-      value >>= 7;
-      out[n++] = byte | (value ? 0x80 : 0);
-    }
-  while (value);
-  return n;
-}
-
-static size_t
-uleb_size (uint64_t value)
-{
-  size_t n = 1;
-  while (value >>= 7)
-    n++;
-  return n;
-}
-
-/* The size an object takes in the image (an empty byte block stores
-   one byte, so it has an address of its own).  */
-static uint64_t
-stored_size (const struct pdump_objinfo *o)
-{
-  return o->type == PDUMP_TYPE_BYTES && o->size == 0 ? 1 : o->size;
-}
-
-/* The object index: HOT objects first, then COLD ones, each in image
-   order (walk order interleaves them).  Sized exactly by a first pass,
-   so it costs its own bytes (about 2 per object), not a worst case.  */
-static unsigned char *
-encode_objects (const struct pdump_walk *w, size_t *size)
-{
-  size_t total = 0;
-  for (size_t i = 0; i < w->object_count; i++)
-    total += uleb_size (w->objects[i].type)
-             + uleb_size (stored_size (&w->objects[i]));
-  unsigned char *out = malloc (total ? total : 1);
-  if (out == NULL)
-    return NULL;
-  size_t n = 0;
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < w->object_count; i++)
-      {
-        const struct pdump_objinfo *o = &w->objects[i];
-        bool hot = o->type != PDUMP_TYPE_BYTES
-                   && w->heap->types[o->type].trace != NULL;
-        if (hot != (pass == 0))
-          continue;
-        n += put_uleb (out + n, o->type);
-        n += put_uleb (out + n, stored_size (o));
-      }
-  *size = n;
-  return out;
-}
-
 static unsigned char *
 encode_types (const struct dumper_heap *heap, size_t *size)
 {
@@ -200,10 +139,10 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
            compare_u32);
 
   size_t bitmap_bytes = (size_t) ((w->hot.size / 8 + 63) / 64) * 8;
-  size_t types_size, objects_size;
+  size_t types_size = 0, objects_size = 0;
   l->owned[S_TYPES] = encode_types (w->heap, &types_size);
-  l->owned[S_OBJECTS] = encode_objects (w, &objects_size);
-  if (l->owned[S_TYPES] == NULL || l->owned[S_OBJECTS] == NULL)
+  const unsigned char *objects = pdump_walk_object_index (w, &objects_size);
+  if (l->owned[S_TYPES] == NULL || objects == NULL)
     return DUMPER_E_NOMEM;
 
   set_section (l, S_HOT, PDUMP_SECTION_HOT, w->hot.data, w->hot.size,
@@ -220,7 +159,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                w->scalar_data.size, 0, 8);
   set_section (l, S_TYPES, PDUMP_SECTION_TYPES, l->owned[S_TYPES], types_size,
                (uint64_t) w->heap->type_count, 8);
-  set_section (l, S_OBJECTS, PDUMP_SECTION_OBJECTS, l->owned[S_OBJECTS],
+  set_section (l, S_OBJECTS, PDUMP_SECTION_OBJECTS, objects,
                objects_size, w->hot_object_count, 8);
   set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE, w->code_relocs.data,
                w->code_relocs.size * sizeof (uint32_t), w->code_relocs.size, 8);
