@@ -18,11 +18,19 @@
 # bench-cold-start: cold start of dlisp at loadup scales 1, 4 and 16,
 # with heap size and object count (bench/cold-start.sh); needs only this
 # build.
+# bench-compress: compressed and plain pdump images side by side (size,
+# dump time, warm and slow-storage load) at scales 1, 4 and 16 with
+# none, lz4 and zstd levels 1, 3 and 19 (bench/compress.sh, the table in
+# doc/format.md); pdumper builds.
 
 BENCH_RUNS = 7
 
-bench: bench-compare bench-cold-start $(if $(filter pdumper,$(BACKEND)),bench-verify) \
+bench: bench-compare bench-cold-start \
+	$(if $(filter pdumper,$(BACKEND)),bench-verify bench-compress) \
 	$(if $(filter none,$(BACKEND)),,bench-dump-scale)
+
+bench-compress: host/dlisp
+	@RUNS=$(BENCH_RUNS) CC="$(CC)" $(SHELL) $(srcdir)/bench/compress.sh `pwd`
 
 bench-compare: tools/dumper-compare
 	@$(MAKE) --no-print-directory compare COMPARE_RUNS=$(BENCH_RUNS) \
@@ -41,4 +49,5 @@ bench-verify: host/dlisp
 
 CLEANFILES += bench-compare.json bench-compare.png
 
-.PHONY: bench bench-compare bench-cold-start bench-dump-scale bench-verify
+.PHONY: bench bench-compare bench-cold-start bench-dump-scale bench-verify \
+	bench-compress

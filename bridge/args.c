@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bridge/args.c: the bridge's command-line options.
 
-   Owns recognising and removing --temacs=, --dump-file and
-   --no-dump-file from a host's argv.  Pure: no I/O, no global state, so
+   Owns recognising and removing --temacs=, --dump-file, --no-dump-file
+   and --compress= from a host's argv.  Pure: no I/O, no global state, so
    every form is unit-tested (tests/unit/test_args.c).  Options are
    recognised anywhere before a `--', which ends the scan and is left in
    argv for the host.  */
@@ -44,7 +44,7 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
 {
   int count = *argc;
   char **args = *argv;
-  struct bridge_args parsed = { BRIDGE_DUMP_NONE, NULL, false };
+  struct bridge_args parsed = { BRIDGE_DUMP_NONE, NULL, false, NULL };
   /* First pass: parse and validate without touching argv, so a usage
      error leaves it as it was.  KEEP marks the arguments that stay.  */
   enum { KEEP, DROP };
@@ -100,6 +100,15 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
           parsed.dump_file = value;
           fate[i] = fate[i + 1] = DROP;
           i++;
+        }
+      else if (has_prefix (arg, "--compress="))
+        {
+          const char *value = arg + strlen ("--compress=");
+          if (*value == '\0')
+            return bridge_fail (DUMPER_E_USAGE, "--compress needs a value: "
+                                "none, lz4, zstd or zstd:LEVEL");
+          parsed.compress = value;
+          fate[i] = DROP;
         }
       else if (strcmp (arg, "--no-dump-file") == 0)
         {

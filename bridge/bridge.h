@@ -53,6 +53,7 @@ struct bridge_args
   enum bridge_dump_request dump;
   const char *dump_file;   /* --dump-file, or NULL */
   bool no_dump_file;       /* --no-dump-file */
+  const char *compress;    /* --compress, or NULL */
 };
 
 /* Parse and remove the bridge's options from *ARGC and *ARGV.  On error

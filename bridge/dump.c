@@ -32,6 +32,37 @@ dumper_expect_objects (size_t count)
 }
 
 #if DUMPER_WITH_PDUMPER
+/* The compression of the images dump_pdump writes.  */
+static unsigned compress_codec;
+static int compress_level;
+#endif
+
+enum dumper_status
+dumper_set_compression (const char *spec)
+{
+  bridge_clear_detail ();
+  if (spec == NULL)
+    spec = "none";
+#if DUMPER_WITH_PDUMPER
+  char detail[256];
+  unsigned codec;
+  int level;
+  if (!pdump_codec_parse (spec, &codec, &level, detail, sizeof detail))
+    return bridge_fail (DUMPER_E_USAGE, "%s", detail);
+  compress_codec = codec;
+  compress_level = level;
+  return DUMPER_OK;
+#else
+  if (strcmp (spec, "none") == 0)
+    return DUMPER_OK;
+  return bridge_fail (DUMPER_E_NO_BACKEND,
+                      "--compress=%s needs the portable dumper, but this "
+                      "build was configured with --with-dumper=%s", spec,
+                      DUMPER_WITH_UNEXEC ? "unexec" : "none");
+#endif
+}
+
+#if DUMPER_WITH_PDUMPER
 static enum dumper_status
 dump_pdump (const char *output)
 {
@@ -67,7 +98,8 @@ dump_pdump (const char *output)
     .output = output, .heap = heap, .decls = decls, .decl_count = decl_count,
     .entries = records, .entry_count = count, .fingerprint = fingerprint,
     .detail = detail, .detail_size = sizeof detail,
-    .expected_objects = expected_objects
+    .expected_objects = expected_objects,
+    .codec = compress_codec, .level = compress_level
   };
   st = pdump_write (&req);
   free (records);

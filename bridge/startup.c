@@ -164,7 +164,7 @@ run_hooks (void)
 
 /* Load the image at PATH; with CHECK_ONLY only verify it.  */
 static enum dumper_status
-load_image (const char *path, bool check_only)
+load_image (const char *path, bool check_only, bool embedded)
 {
   unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
   enum dumper_status st = dumper_fingerprint (fingerprint);
@@ -190,7 +190,7 @@ load_image (const char *path, bool check_only)
   char detail[1024] = "";
   struct pdump_load_request req = {
     .path = path, .fingerprint = fingerprint, .decls = decls,
-    .decl_count = decl_count,
+    .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
     .check_only = check_only
@@ -239,14 +239,31 @@ load_image (const char *path, bool check_only)
 }
 
 /* Find the image of a start without --dump-file.  Returns DUMPER_OK with
-   *PATH NULL when there is none (a cold start), or with *PATH malloc'd.  */
+   *PATH NULL when there is none (a cold start), or with *PATH malloc'd;
+   *EMBEDDED when *PATH is the executable, holding the image as a
+   section.  A damaged embedded section is an error, never a cold
+   start.  */
 static enum dumper_status
-find_image (char **path)
+find_image (char **path, bool *embedded)
 {
   *path = NULL;
+  *embedded = false;
   const char *exe = bridge_exe_path ();
   if (exe == NULL)
     return DUMPER_OK;
+  char detail[512] = "";
+  bool found;
+  enum dumper_status est = pdump_probe_embedded (exe, &found, detail,
+                                                 sizeof detail);
+  if (est != DUMPER_OK)
+    return bridge_fail_detail (est, detail);
+  if (found)
+    {
+      *path = strdup (exe);
+      *embedded = true;
+      return *path ? DUMPER_OK
+                   : bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
+    }
   char *beside = bridge_image_beside (exe);
   if (beside == NULL)
     return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");
@@ -299,7 +316,7 @@ check_image_and_exit (char *path, const char *progname)
     {
       if (getenv ("DUMPER_PDUMP_VERIFY") == NULL)
         dumper_set_verify (DUMPER_VERIFY_STRUCTURE);
-      st = load_image (path, true);
+      st = load_image (path, true, false);   /* an executable is recognised */
       free (path);
     }
   if (st != DUMPER_OK)
@@ -343,6 +360,13 @@ dumper_startup (int *argc, char ***argv)
       free (original);
       return st;
     }
+  if (st == DUMPER_OK && args.compress)
+    st = dumper_set_compression (args.compress);
+  if (st != DUMPER_OK)
+    {
+      free (original);
+      return st;
+    }
   if (args.dump == BRIDGE_DUMP_UNEXEC)
     reexec_without_aslr (original);
   free (original);
@@ -374,6 +398,7 @@ dumper_startup (int *argc, char ***argv)
   else if (!args.no_dump_file || check_only)
     {
       char *path = NULL;
+      bool embedded = false;
       if (args.dump_file)
         {
           path = strdup (args.dump_file);
@@ -382,7 +407,7 @@ dumper_startup (int *argc, char ***argv)
         }
       else
         {
-          st = find_image (&path);
+          st = find_image (&path, &embedded);
           if (st != DUMPER_OK)
             return st;
         }
@@ -390,7 +415,7 @@ dumper_startup (int *argc, char ***argv)
         check_image_and_exit (path, (*argv)[0]);
       if (path)
         {
-          st = load_image (path, false);
+          st = load_image (path, false, embedded);
           free (path);
           if (st != DUMPER_OK)
             return st;

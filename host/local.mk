@@ -17,7 +17,7 @@ HOST_LIB_SRCS = host/alloc.c host/builtins.c host/data.c host/digest.c \
 	host/types.c
 HOST_LIB_OBJS = $(HOST_LIB_SRCS:.c=.o)
 HOST_OBJS = $(HOST_LIB_OBJS) host/main.o
-HOST_LINK_LIBS = libdumper.a $(XXHASH_LIBS) $(ELF_LIBS) $(LIBS) -lm
+HOST_LINK_LIBS = libdumper.a $(LIB_DEPLIBS) -lm
 
 NOINST_PROGRAMS += host/dlisp-bare host/dlisp
 MAN1 += doc/man/dlisp.1

@@ -347,7 +347,8 @@ origin_name (enum dumper_origin origin)
 static const char *
 load_method_name (enum pdump_load_method method)
 {
-  return method == PDUMP_LOAD_MAP ? "map" : method == PDUMP_LOAD_READ ? "read" : "hybrid";
+  return method == PDUMP_LOAD_MAP ? "map" : method == PDUMP_LOAD_READ ? "read"
+         : method == PDUMP_LOAD_UNPACK ? "unpack" : "hybrid";
 }
 
 /* This process's private dirty memory in KiB, from the kernel's
@@ -378,6 +379,8 @@ print_load_stats (void)
   if (ps->loaded)
     {
       printf ("pdump-file-size: %llu\n", (unsigned long long) ps->file_size);
+      printf ("pdump-image-size: %llu\n", (unsigned long long) ps->image_size);
+      printf ("pdump-embedded: %s\n", ps->embedded ? "yes" : "no");
       printf ("pdump-method: %s\n", load_method_name (ps->method));
       printf ("pdump-mapped: %s\n", ps->mapped ? "yes" : "no");
       printf ("pdump-hot-size: %llu\n", (unsigned long long) ps->hot_size);

@@ -44,13 +44,17 @@ struct pdump_write_request
      or 0 when unknown: the visited map and the object index are sized
      for it once instead of growing (dumper_expect_objects).  */
   size_t expected_objects;
+  unsigned codec;                        /* enum pdump_codec */
+  int level;                             /* 0 = the codec's default */
 };
 
 enum dumper_status pdump_write (const struct pdump_write_request *req);
 
 struct pdump_load_request
 {
-  const char *path;
+  const char *path;                      /* the image, or an executable */
+  bool embedded;                         /* the image is PATH's section
+                                            PDUMP_EMBED_SECTION */
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
   /* The running executable's declaration table: the only statics the
      load may write, hooks it may hand back and code addresses it may
@@ -85,6 +89,19 @@ enum dumper_status pdump_load (const struct pdump_load_request *req,
    load many images in one process; the host must hold no pointer into
    it and must have freed the entries pdump_load returned).  */
 void pdump_unload (void);
+
+/* Parse a compression specification, "none", "lz4", "zstd" or
+   "zstd:LEVEL", into *CODEC (enum pdump_codec) and *LEVEL (0 = the
+   codec's default).  False, with a message in DETAIL, for a bad
+   specification or a codec this build lacks.  */
+bool pdump_codec_parse (const char *spec, unsigned *codec, int *level,
+                        char *detail, size_t detail_size);
+
+/* Whether the executable EXE holds an embedded image: DUMPER_OK with
+   *FOUND set, or an error (a damaged or truncated section) with the
+   specifics in DETAIL.  */
+enum dumper_status pdump_probe_embedded (const char *exe, bool *found,
+                                         char *detail, size_t detail_size);
 
 /* Record the hooks' time in the load statistics.  */
 void pdump_note_hooks_time (double seconds);

@@ -94,7 +94,59 @@ is_power_of_two (uint64_t n)
   return n && !(n & (n - 1));
 }
 
-/* The section table's sections must lie inside the file, in the order
+/* Where the sections' bytes are stored.  Uncompressed: exactly where
+   they lie in the image, which is the file.  Compressed: in section
+   order after the header page, each inside the file, a compressed one
+   large enough for its frame table (the frame sizes are checked when it
+   is read, codec.c).  */
+static enum dumper_status
+check_stored (struct pdump_view *v, const char *path, char *detail,
+              size_t detail_size)
+{
+  const struct pdump_header *h = &v->header;
+  const struct pdump_section *s = v->sections;
+  if (!v->compressed)
+    {
+      bool same = h->image_size == h->file_size && h->frame_size == 0;
+      for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX && same; k++)
+        same = s[k].stored_offset == s[k].offset && s[k].stored_size == s[k].size;
+      if (!same)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "an uncompressed image's stored layout differs from "
+                     "its image layout");
+      return DUMPER_OK;
+    }
+  if (!is_power_of_two (h->frame_size) || h->frame_size < PDUMP_FRAME_SIZE_MIN
+      || h->frame_size > PDUMP_FRAME_SIZE_MAX)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "frame size %" PRIu64 " is invalid", h->frame_size);
+  uint64_t end = h->page_size;
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      uint64_t frames = (s[k].size + h->frame_size - 1) / h->frame_size;
+      bool ok = s[k].stored_offset >= end
+                && s[k].stored_size <= h->file_size
+                && s[k].stored_offset <= h->file_size - s[k].stored_size;
+      if (s[k].codec == PDUMP_CODEC_NONE)
+        ok = ok && s[k].stored_size == s[k].size;
+      else
+        {
+          uint64_t table = (frames * 4 + 7) & ~UINT64_C (7);
+          ok = ok && s[k].size > 0 && s[k].stored_size >= table
+               && s[k].stored_size - table >= frames;
+        }
+      if (!ok)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s is stored at offset %" PRIu64 ", %" PRIu64
+                     " bytes: outside the %" PRIu64 "-byte file, overlapping, "
+                     "or too short for its frames", pdump_section_name (k),
+                     s[k].stored_offset, s[k].stored_size, h->file_size);
+      end = s[k].stored_offset + s[k].stored_size;
+    }
+  return DUMPER_OK;
+}
+
+/* The section table's sections must lie inside the image, in the order
    and with the alignment format.h gives, without overlapping.  */
 static enum dumper_status
 check_sections (struct pdump_view *v, const char *path, char *detail,
@@ -107,14 +159,17 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       if (s[k].kind != k)
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "section %s is missing", pdump_section_name (k));
-      if (s[k].size > h->file_size || s[k].offset > h->file_size - s[k].size)
+      if (s[k].size > h->image_size || s[k].offset > h->image_size - s[k].size)
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "section %s (offset %" PRIu64 ", %" PRIu64 " bytes) lies "
-                     "outside the %" PRIu64 "-byte file", pdump_section_name (k),
-                     s[k].offset, s[k].size, h->file_size);
-      if (s[k].offset % 8 != 0 || s[k].flags != 0 || s[k].reserved != 0)
+                     "outside the %" PRIu64 "-byte image", pdump_section_name (k),
+                     s[k].offset, s[k].size, h->image_size);
+      if (s[k].offset % 8 != 0 || s[k].codec > PDUMP_CODEC_MAX
+          || s[k].reserved != 0)
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "section %s has a bad offset or flags", pdump_section_name (k));
+                     "section %s has a bad offset or codec", pdump_section_name (k));
+      if (s[k].codec != PDUMP_CODEC_NONE)
+        v->compressed = true;
     }
   /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
      TYPES, OBJECTS, RELOC_CODE, each after the previous one ends.  */
@@ -170,7 +225,7 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
   v->objects_start = hot->offset;
   v->objects_end = s[PDUMP_SECTION_COLD].offset + s[PDUMP_SECTION_COLD].size;
   v->discard_start = s[PDUMP_SECTION_RELOC_IMAGE].offset;
-  return DUMPER_OK;
+  return check_stored (v, path, detail, detail_size);
 }
 
 enum dumper_status
@@ -221,6 +276,7 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
                  "the file is %" PRIu64 " bytes but its header says %" PRIu64,
                  file_size, h->file_size);
   if (h->header_size != sizeof *h || h->section_table_offset != sizeof *h
+      || h->image_size < h->page_size || h->image_size > (UINT64_C (1) << 46)
       || h->section_count != PDUMP_SECTION_KIND_MAX
       || !is_power_of_two (h->page_size) || h->page_size < 4096
       || h->page_size > (1u << 20)

@@ -37,6 +37,7 @@ struct pdump_view
   uint64_t objects_start;   /* HOT offset */
   uint64_t objects_end;     /* COLD offset + size */
   uint64_t discard_start;   /* RELOC_IMAGE offset (page-aligned) */
+  bool compressed;          /* some section is stored compressed */
 };
 
 /* Check the first AVAILABLE bytes of an image whose file is FILE_SIZE

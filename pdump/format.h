@@ -9,7 +9,10 @@
    multi-byte values are in the byte order named by the header (the
    writer's native order; the loader refuses any other).
 
-   File layout (offsets are multiples of header.page_size where noted):
+   File layout of an uncompressed image (offsets are multiples of
+   header.page_size where noted); a compressed image has the same layout
+   in memory, with the sections stored compressed (see struct
+   pdump_section):
 
      offset 0      header, then the section table (together < 1 page)
      page-aligned  HOT     objects that contain pointers; relocated at load
@@ -57,8 +60,9 @@
 #define PDUMP_MAGIC_SIZE 8
 
 /* Bumped on any change to this file.  2: records name declarations by
-   index; RELOC_CODE.  */
-#define PDUMP_FORMAT_VERSION 2
+   index; RELOC_CODE.  3: compressed sections (codec, stored_offset,
+   stored_size; header image_size, frame_size).  */
+#define PDUMP_FORMAT_VERSION 3
 
 #define PDUMP_BYTE_ORDER_LITTLE 1
 #define PDUMP_BYTE_ORDER_BIG 2
@@ -76,14 +80,21 @@ struct pdump_header
   uint8_t byte_order;               /*  17 PDUMP_BYTE_ORDER_* */
   uint16_t machine;                 /*  18 ELF e_machine of the writer */
   uint32_t section_count;           /*  20 entries in the section table */
-  uint64_t file_size;               /*  24 total bytes */
+  uint64_t file_size;               /*  24 total bytes stored */
   uint64_t page_size;               /*  32 alignment of mapped sections */
   uint64_t section_table_offset;    /*  40 */
   uint8_t fingerprint[16];          /*  48 the executable's build */
   uint64_t object_count;            /*  64 objects and byte blocks */
   uint32_t type_count;              /*  72 host types in TYPES */
   uint32_t tag_bits;                /*  76 the host's tag width */
-  uint64_t reserved[6];             /*  80 zero */
+  uint64_t image_size;              /*  80 bytes the loaded image spans:
+                                           file_size when no section is
+                                           compressed */
+  uint64_t frame_size;              /*  88 uncompressed bytes per frame
+                                           of a compressed section (a
+                                           power of two, 64 KiB..16 MiB),
+                                           0 when none is compressed */
+  uint64_t reserved[4];             /*  96 zero */
   uint64_t header_checksum;         /* 128 XXH3-64 of bytes [0, 128) and
                                            of the section table */
 };
@@ -105,21 +116,59 @@ enum pdump_section_kind
   PDUMP_SECTION_KIND_MAX = 9
 };
 
-/* One entry of the section table.  */
+/* How a section's bytes are stored.  */
+enum pdump_codec
+{
+  PDUMP_CODEC_NONE = 0,   /* as they are, at offset == stored_offset */
+  PDUMP_CODEC_LZ4 = 1,    /* LZ4 block format, one block per frame */
+  PDUMP_CODEC_ZSTD = 2,   /* one zstd frame per frame */
+  PDUMP_CODEC_MAX = 2
+};
+
+/* One entry of the section table.
+
+   `offset' and `size' place the section in the loaded image (file
+   offset 0 = the image base): pointers are encoded against them.  In an
+   image with no compressed section they are also its place in the file
+   and stored_offset == offset, stored_size == size, so the file can be
+   mapped as it is.  A compressed section (codec != NONE) is stored at
+   stored_offset as a frame table, uint32_t compressed byte counts, one
+   per frame (ceil (size / frame_size) of them), padded with zeros to a
+   multiple of 8 bytes, followed by the frames back to back.  Frame I
+   decompresses, on its own, to bytes [I * frame_size, min (size,
+   (I + 1) * frame_size)) of the section; any other result is
+   corruption.  Stored ranges follow the header page in section order.  */
 struct pdump_section
 {
   uint32_t kind;          /* enum pdump_section_kind */
-  uint32_t flags;         /* zero */
-  uint64_t offset;        /* file offset */
-  uint64_t size;          /* bytes */
+  uint32_t codec;         /* enum pdump_codec */
+  uint64_t offset;        /* image offset (page-aligned where noted) */
+  uint64_t size;          /* bytes, uncompressed */
   uint64_t count;         /* HOT, COLD: objects; RELOC_*: relocations;
                              REGISTRY: records; TYPES: types;
                              OBJECTS: hot objects (the rest are cold) */
-  uint64_t checksum;      /* XXH3-64 of the section's bytes */
+  uint64_t checksum;      /* XXH3-64 of the section's uncompressed bytes */
+  uint64_t stored_offset; /* file offset of the stored bytes */
+  uint64_t stored_size;   /* stored bytes (frame table and frames) */
   uint64_t reserved;      /* zero */
 };
 
-_Static_assert (sizeof (struct pdump_section) == 48, "section layout");
+_Static_assert (sizeof (struct pdump_section) == 64, "section layout");
+
+/* Frame sizes the writer uses and the loader accepts.  */
+#define PDUMP_FRAME_SIZE (UINT64_C (1) << 20)
+#define PDUMP_FRAME_SIZE_MIN (UINT64_C (1) << 16)
+#define PDUMP_FRAME_SIZE_MAX (UINT64_C (1) << 24)
+
+/* Largest compressed frame the loader accepts: above both codecs'
+   worst-case expansion of an incompressible frame.  */
+#define PDUMP_FRAME_STORED_MAX(frame_size) \
+  ((frame_size) + (frame_size) / 64 + 4096)
+
+/* The ELF section that holds an image embedded in an executable
+   (dumper-embed): SHT_PROGBITS, not allocated, its file offset aligned
+   to the page size so it can be mapped, its bytes an image file.  */
+#define PDUMP_EMBED_SECTION ".pdump"
 
 /* REGISTRY records: the bridge's registry in registration order.  A
    record's kind is the kind of the declaration it names: an enum

@@ -49,6 +49,8 @@
 
 #include "backend.h"
 #include "check.h"
+#include "codec.h"
+#include "embed.h"
 #include "exe.h"
 #include "format.h"
 #include "internal.h"
@@ -77,29 +79,6 @@ fail (const struct pdump_load_request *req, enum dumper_status status,
   return status;
 }
 
-/* Read exactly SIZE bytes at OFFSET; false on error or end of file.  */
-static bool
-read_at (int fd, void *buf, size_t size, off_t offset)
-{
-  unsigned char *p = buf;
-  while (size > 0)
-    {
-      ssize_t n = pread (fd, p, size > (1u << 30) ? (1u << 30) : size, offset);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          if (n == 0)
-            errno = 0;
-          return false;
-        }
-      p += n;
-      size -= (size_t) n;
-      offset += n;
-    }
-  return true;
-}
-
 /* Where the image is in memory and how it got there.  */
 struct placement
 {
@@ -109,18 +88,22 @@ struct placement
   enum pdump_load_method method;
   bool hot_pending;           /* HOT still to be read (by relocate) */
   int fd;
+  uint64_t origin;            /* file offset of the image (embedded) */
   uint64_t hot_offset;
+  struct pdump_unpack *hot_unpack;   /* compressed HOT, else NULL */
+  char hot_detail[512];       /* its failure, which relocate would mask */
 };
 
 /* HOT gets huge pages when it is aligned to them.  */
 #define HUGE_PAGE (2u << 20)
 
 static enum pdump_load_method
-choose_method (const struct pdump_view *view)
+choose_method (const struct pdump_view *view, uint64_t origin)
 {
   long page = sysconf (_SC_PAGESIZE);
   if (getenv ("DUMPER_PDUMP_NO_MMAP") != NULL
-      || view->header.page_size % (uint64_t) page != 0)
+      || view->header.page_size % (uint64_t) page != 0
+      || origin % (uint64_t) page != 0)
     return PDUMP_LOAD_READ;
   const char *m = getenv ("DUMPER_PDUMP_LOAD");
   if (m && strcmp (m, "map") == 0)
@@ -143,7 +126,7 @@ place_read (struct placement *p, uint64_t size, const struct pdump_load_request 
                   errno);
       return false;
     }
-  if (!read_at (p->fd, m, size, 0))
+  if (!pdump_read_exact (p->fd, m, size, p->origin))
     {
       int err = errno;
       munmap (m, size);
@@ -175,8 +158,8 @@ place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
                      & ~(uintptr_t) (HUGE_PAGE - 1);
   unsigned char *base = (unsigned char *) (hot_at - hot->offset);
   int prot = PROT_READ | PROT_WRITE;
-  bool ok = mmap (base, hot->offset, prot, MAP_PRIVATE | MAP_FIXED, p->fd, 0)
-            != MAP_FAILED;
+  bool ok = mmap (base, hot->offset, prot, MAP_PRIVATE | MAP_FIXED, p->fd,
+                  (off_t) p->origin) != MAP_FAILED;
   if (ok && hot->size)
     {
       ok = mmap (base + hot->offset, hot->size, prot,
@@ -187,7 +170,8 @@ place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
   uint64_t cold_offset = view->sections[PDUMP_SECTION_COLD].offset;
   if (ok && size > cold_offset)
     ok = mmap (base + cold_offset, size - cold_offset, prot,
-               MAP_PRIVATE | MAP_FIXED, p->fd, (off_t) cold_offset) != MAP_FAILED;
+               MAP_PRIVATE | MAP_FIXED, p->fd,
+               (off_t) (p->origin + cold_offset)) != MAP_FAILED;
   if (!ok)
     {
       munmap (region, region_size);
@@ -206,7 +190,72 @@ static bool
 fill_hot (void *ctx, unsigned char *dest, uint64_t offset, uint64_t size)
 {
   const struct placement *p = ctx;
-  return read_at (p->fd, dest, (size_t) size, (off_t) (p->hot_offset + offset));
+  if (p->hot_unpack)
+    /* DEST is HOT's byte OFFSET; the frames are placed from HOT's start.  */
+    return pdump_unpack_until (p->hot_unpack, dest - offset, offset + size)
+           == DUMPER_OK;
+  return pdump_read_exact (p->fd, dest, (size_t) size,
+                           p->origin + p->hot_offset + offset);
+}
+
+/* Stored bytes for codec.c, relative to the image's first byte.  */
+static bool
+read_stored (void *ctx, void *buf, size_t size, uint64_t offset)
+{
+  const struct placement *p = ctx;
+  return pdump_read_exact (p->fd, buf, size, (p->origin + offset));
+}
+
+/* A compressed image: anonymous memory laid out like the uncompressed
+   file (HOT aligned for huge pages, as in place_hybrid), every section
+   but HOT decompressed straight into its place now; HOT is begun here
+   and decompressed frame by frame while relocate hashes and relocates
+   it (fill_hot).  */
+static bool
+place_unpack (struct placement *p, const struct pdump_view *view,
+              struct pdump_unpack *hot_unpack,
+              const struct pdump_load_request *req, enum dumper_status *st)
+{
+  const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
+  uint64_t size = view->header.image_size;
+  size_t region_size = size + HUGE_PAGE;
+  unsigned char *region = mmap (NULL, region_size, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (region == MAP_FAILED)
+    {
+      *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
+                  errno);
+      return false;
+    }
+  uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
+                     & ~(uintptr_t) (HUGE_PAGE - 1);
+  unsigned char *base = (unsigned char *) (hot_at - hot->offset);
+  if (hot->size)
+    madvise (base + hot->offset, hot->size, MADV_HUGEPAGE);
+  p->base = base;
+  p->region = region;
+  p->region_size = region_size;
+  p->method = PDUMP_LOAD_UNPACK;
+  *st = DUMPER_OK;
+  for (unsigned k = PDUMP_SECTION_COLD; k <= PDUMP_SECTION_KIND_MAX && *st == DUMPER_OK; k++)
+    *st = pdump_unpack_section (view, k, base + view->sections[k].offset,
+                                read_stored, p, req->path, req->detail,
+                                req->detail_size);
+  if (*st == DUMPER_OK)
+    *st = pdump_unpack_begin (hot_unpack, view, PDUMP_SECTION_HOT, read_stored,
+                              p, req->path, p->hot_detail, sizeof p->hot_detail);
+  if (*st != DUMPER_OK)
+    {
+      if (hot_unpack->section)
+        snprintf (req->detail, req->detail_size, "%s", p->hot_detail);
+      pdump_unpack_end (hot_unpack);
+      munmap (region, region_size);
+      return false;
+    }
+  p->hot_unpack = hot_unpack;
+  p->hot_pending = hot->size > 0;
+  p->hot_offset = hot->offset;
+  return true;
 }
 
 /* Bring the whole file into memory by the chosen method, falling back
@@ -215,12 +264,13 @@ static bool
 bring_in (struct placement *p, const struct pdump_load_request *req,
           uint64_t size, const struct pdump_view *view, enum dumper_status *st)
 {
-  enum pdump_load_method method = choose_method (view);
+  enum pdump_load_method method = choose_method (view, p->origin);
   if (method == PDUMP_LOAD_HYBRID && place_hybrid (p, view, size))
     return true;
   if (method == PDUMP_LOAD_MAP)
     {
-      void *m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, 0);
+      void *m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd,
+                      (off_t) p->origin);
       if (m != MAP_FAILED)
         {
           p->base = p->region = m;
@@ -361,12 +411,34 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       close (fd);
       return fail (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
     }
+  /* The image is the file, or a section of it (an executable written by
+     dumper-embed: at start-up, or named by --dump-file).  */
+  uint64_t origin = 0, length = (uint64_t) st.st_size;
+  unsigned char elf_magic[4];
+  if (req->embedded
+      || (length >= sizeof elf_magic
+          && pdump_read_exact (fd, elf_magic, sizeof elf_magic, 0)
+          && memcmp (elf_magic, "\177ELF", 4) == 0))
+    {
+      struct pdump_embedded em;
+      enum dumper_status es = pdump_find_embedded (fd, req->path, &em,
+                                                   req->detail, req->detail_size);
+      if (es == DUMPER_OK && !em.found)
+        es = fail (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
+                   PDUMP_EMBED_SECTION " section)", 0);
+      if (es != DUMPER_OK)
+        {
+          close (fd);
+          return es;
+        }
+      origin = em.offset;
+      length = em.size;
+    }
 
   /* The header and section table sit in the first page.  */
   unsigned char first[4096];
-  size_t available = st.st_size < (off_t) sizeof first ? (size_t) st.st_size
-                                                        : sizeof first;
-  if (available && !read_at (fd, first, available, 0))
+  size_t available = length < sizeof first ? (size_t) length : sizeof first;
+  if (available && !pdump_read_exact (fd, first, available, origin))
     {
       int err = errno;
       close (fd);
@@ -374,7 +446,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     }
   struct pdump_view view;
   enum dumper_status status
-    = pdump_check_header (first, available, (uint64_t) st.st_size,
+    = pdump_check_header (first, available, length,
                           req->fingerprint, req->path, &view, req->detail,
                           req->detail_size);
   if (status != DUMPER_OK)
@@ -384,9 +456,12 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
     }
   double t_open = pdump_now ();
 
-  uint64_t size = view.header.file_size;
-  struct placement place = { .fd = fd };
-  if (!bring_in (&place, req, size, &view, &status))
+  uint64_t size = view.header.image_size;
+  struct placement place = { .fd = fd, .origin = origin };
+  struct pdump_unpack hot_unpack;
+  if (view.compressed
+      ? !place_unpack (&place, &view, &hot_unpack, req, &status)
+      : !bring_in (&place, req, size, &view, &status))
     {
       close (fd);
       return status;
@@ -427,6 +502,17 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   };
   if (status == DUMPER_OK)
     status = pdump_verify (&vr);
+  if (place.hot_unpack)
+    {
+      /* relocate reports a failed fill as a read error; give the
+         frame's own status and message.  */
+      if (place.hot_unpack->status != DUMPER_OK)
+        {
+          status = place.hot_unpack->status;
+          snprintf (req->detail, req->detail_size, "%s", place.hot_detail);
+        }
+      pdump_unpack_end (place.hot_unpack);
+    }
   close (fd);
   uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
   uint64_t code_relocs = vr.code_reloc_count;
@@ -470,7 +556,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
 
   /* Keep HOT and COLD; give back the rest, and the alignment slack.  */
   munmap (base + view.discard_start, size - view.discard_start);
-  if (place.method == PDUMP_LOAD_HYBRID)
+  if (place.method == PDUMP_LOAD_HYBRID || place.method == PDUMP_LOAD_UNPACK)
     {
       unsigned char *region_end = place.region + place.region_size;
       unsigned char *kept_end = base + view.discard_start;
@@ -493,10 +579,13 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   pdump_mark_bytes_ = mark_bytes;
 
   stats.loaded = true;
-  stats.mapped = place.method != PDUMP_LOAD_READ;
+  stats.mapped = place.method == PDUMP_LOAD_HYBRID
+                 || place.method == PDUMP_LOAD_MAP;
+  stats.embedded = origin != 0 || req->embedded;
+  stats.image_size = size;
   stats.method = place.method;
   stats.path = strdup (req->path);
-  stats.file_size = size;
+  stats.file_size = length;
   stats.hot_size = view.sections[PDUMP_SECTION_HOT].size;
   stats.cold_size = view.sections[PDUMP_SECTION_COLD].size;
   stats.discardable_size = size - view.discard_start;

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
-LIB_SRCS_pdumper += pdump/check.c pdump/exe.c pdump/gc.c \
-	pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
+LIB_SRCS_pdumper += pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c \
+	pdump/gc.c pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
 	pdump/write.c
 
 # The format checks, for tools that read images in any build.
-PDUMP_FORMAT_OBJS = pdump/check.o pdump/exe.o pdump/verify.o
+PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
+	pdump/verify.o
 
 # Tests of the portable dumper.
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant

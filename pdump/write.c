@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/atomic.h"
+#include "codec.h"
 #include "hash.h"
 
 #include "format.h"
@@ -40,7 +41,9 @@ struct layout
   struct pdump_header header;
   struct pdump_section sections[S_COUNT];
   const void *content[S_COUNT];
+  const void *stored[S_COUNT];      /* what goes to the file */
   unsigned char *owned[S_COUNT];    /* buffers built here, to free */
+  unsigned char *packed[S_COUNT];   /* compressed forms, to free */
   uint64_t page_size;
   uint64_t end;
 };
@@ -113,8 +116,38 @@ set_section (struct layout *l, enum section_slot slot, uint32_t kind,
   s->size = size;
   s->count = count;
   s->checksum = XXH3_64bits (content, size);
+  s->stored_offset = s->offset;
+  s->stored_size = size;
   l->content[slot] = content;
+  l->stored[slot] = content;
   l->end = s->offset + size;
+}
+
+/* Store every non-empty section compressed, in section order after the
+   header page; l->end becomes the end of the stored bytes.  */
+static enum dumper_status
+pack_sections (struct layout *l, unsigned codec, int level)
+{
+  uint64_t at = l->page_size;
+  for (int slot = 0; slot < S_COUNT; slot++)
+    {
+      struct pdump_section *s = &l->sections[slot];
+      s->stored_offset = align_up (at, 8);
+      if (s->size > 0)
+        {
+          enum dumper_status st
+            = pdump_codec_pack (codec, level, l->content[slot], s->size,
+                                PDUMP_FRAME_SIZE, &l->packed[slot],
+                                &s->stored_size);
+          if (st != DUMPER_OK)
+            return st;
+          s->codec = codec;
+          l->stored[slot] = l->packed[slot];
+        }
+      at = s->stored_offset + s->stored_size;
+    }
+  l->end = at;
+  return DUMPER_OK;
 }
 
 static enum dumper_status
@@ -163,6 +196,15 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                objects_size, w->hot_object_count, 8);
   set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE, w->code_relocs.data,
                w->code_relocs.size * sizeof (uint32_t), w->code_relocs.size, 8);
+  uint64_t image_size = l->end;
+  uint64_t frame_size = 0;
+  if (req->codec != PDUMP_CODEC_NONE)
+    {
+      enum dumper_status st = pack_sections (l, req->codec, req->level);
+      if (st != DUMPER_OK)
+        return st;
+      frame_size = PDUMP_FRAME_SIZE;
+    }
 
   struct pdump_header *h = &l->header;
   memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
@@ -182,6 +224,8 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 #endif
   h->section_count = S_COUNT;
   h->file_size = l->end;
+  h->image_size = image_size;
+  h->frame_size = frame_size;
   h->page_size = l->page_size;
   h->section_table_offset = sizeof *h;
   memcpy (h->fingerprint, req->fingerprint, sizeof h->fingerprint);
@@ -236,10 +280,11 @@ write_layout (int fd, const struct layout *l)
   for (int s = 0; s < S_COUNT; s++)
     {
       const struct pdump_section *sec = &l->sections[s];
-      if (!write_zeros (fd, sec->offset - at)
-          || (sec->size && !write_fully (fd, l->content[s], sec->size)))
+      if (!write_zeros (fd, sec->stored_offset - at)
+          || (sec->stored_size
+              && !write_fully (fd, l->stored[s], sec->stored_size)))
         return false;
-      at = sec->offset + sec->size;
+      at = sec->stored_offset + sec->stored_size;
     }
   return true;
 }
@@ -300,7 +345,7 @@ pdump_write (const struct pdump_write_request *req)
       s->file_size = l.header.file_size;
       s->hot_size = l.sections[S_HOT].size;
       s->cold_size = l.sections[S_COLD].size;
-      s->discardable_size = l.end - l.sections[S_RELOC_IMAGE].offset;
+      s->discardable_size = l.header.image_size - l.sections[S_RELOC_IMAGE].offset;
       s->object_count = walk.hot_object_count + walk.cold_object_count;
       s->byte_block_count = walk.block_count;
       s->image_relocs = walk.image_reloc_count;
@@ -320,7 +365,10 @@ pdump_write (const struct pdump_write_request *req)
       s->output_seconds = s->seconds - (t2 - t0);
     }
   for (int i = 0; i < S_COUNT; i++)
-    free (l.owned[i]);
+    {
+      free (l.owned[i]);
+      free (l.packed[i]);
+    }
   pdump_walk_free (&walk);
   return st;
 }

@@ -135,11 +135,14 @@ enum dumper_status dumper_describe_heap (const struct dumper_heap *heap);
      --dump-file=FILE      load this image (also `--dump-file FILE');
                            failing to load it is an error
      --no-dump-file        do not look for an image: a cold start
+     --compress=SPEC       images this run dumps are compressed
+                           (dumper_set_compression)
      --                    ends the bridge's scanning; it is kept in argv
                            for the host
 
-   Without --dump-file a pdumper build looks for `<exe>.pdmp' beside the
-   real executable (/proc/self/exe), then in the directory set with
+   Without --dump-file a pdumper build first loads an image embedded in
+   the real executable (/proc/self/exe; see dumper-embed(1)), else looks
+   for `<exe>.pdmp' beside it, then in the directory set with
    dumper_set_image_dir (default: the configured libexecdir/dumper).  Not
    found means a cold start; found but unusable is an error.  After a
    successful load the remembered data is restored, the after-load hooks
@@ -156,6 +159,16 @@ enum dumper_status dumper_describe_heap (const struct dumper_heap *heap);
    with the loader's exit status: the one case in which the library
    exits, on that explicit request (doc/format.md, "Check-only mode").  */
 enum dumper_status dumper_startup (int *argc, char ***argv);
+
+/* Compress the images dumper_dump writes: SPEC is "none" (the default),
+   "lz4", "zstd" or "zstd:LEVEL" (1..22; "zstd" is level 3), the same
+   as the bridge option --compress=SPEC.  Each section is stored in
+   independent 1 MiB frames (doc/format.md); the loader reads compressed
+   and plain images alike.  Returns DUMPER_OK, DUMPER_E_USAGE for a bad
+   SPEC or a codec this build lacks (configure found no liblz4 or
+   libzstd), DUMPER_E_NO_BACKEND for anything but "none" in a build
+   without the portable dumper.  */
+enum dumper_status dumper_set_compression (const char *spec);
 
 /* Override the fallback directory searched for `<exe-name>.pdmp' (call
    before dumper_startup).  NULL restores the default.  */

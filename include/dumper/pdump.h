@@ -90,7 +90,10 @@ enum pdump_load_method
   /* The whole file mapped privately; HOT pages copied on write.  */
   PDUMP_LOAD_MAP,
   /* The whole file read into anonymous memory: no file mapping.  */
-  PDUMP_LOAD_READ
+  PDUMP_LOAD_READ,
+  /* A compressed image: every section decompressed into anonymous
+     memory, HOT frame by frame while it is relocated.  */
+  PDUMP_LOAD_UNPACK
 };
 
 /* Figures of the image load in this process (all zero when none).  */
@@ -120,6 +123,9 @@ struct pdump_stats
   double hooks_seconds;         /* after-load hooks (measured by the bridge) */
   double total_seconds;
   long minor_faults;            /* minor page faults during the load */
+  bool embedded;                /* the image is a section of `path' */
+  uint64_t image_size;          /* bytes in memory (file_size unless
+                                   compressed) */
 };
 
 /* Figures of the last dump written by this process.  */

@@ -11,7 +11,15 @@
    Checksums stop random bytes early, so each input runs twice: as it is
    (what a damaged file meets), and with every section checksum and the
    header checksum recomputed (what a hand-crafted file meets), which
-   lets the fuzzer reach the bounds checks behind them.  Views run
+   lets the fuzzer reach the bounds checks behind them.  Compressed
+   images (format.h: section codec, frame table, frames) go through the
+   loader's decompression (pdump/codec.c) in insp_image_attach; their
+   checksums cover the decompressed bytes, which fuzz_reseal computes by
+   decompressing the same way, so resealed compressed inputs get past the
+   checksums too.
+   An input that claims more than FUZZ_MAX_IMAGE bytes in memory
+   is only header-checked: the loader would reserve that much address
+   space, which a fuzzer's allocator refuses.  Views run
    whenever the tables decode, even on images the loader would refuse:
    they must be safe on anything.
 
@@ -69,12 +77,29 @@ run_views (struct insp_image *image, const struct insp_tables *tables,
     }
 }
 
+#define FUZZ_MAX_IMAGE (UINT64_C (64) << 20)
+
+static bool
+too_large (const unsigned char *bytes, size_t size)
+{
+  struct pdump_header h;
+  if (size < sizeof h)
+    return false;
+  memcpy (&h, bytes, sizeof h);
+  return h.image_size > FUZZ_MAX_IMAGE && h.image_size != h.file_size;
+}
+
 /* One pass; the loader's verdict, and the tables' in *TABLES.  */
 static enum dumper_status
 run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
 {
   char detail[INSP_DETAIL_SIZE];
   struct insp_image image;
+  if (too_large (bytes, size))
+    {
+      *tables_status = DUMPER_E_NOMEM;
+      return DUMPER_E_NOMEM;
+    }
   enum dumper_status status = insp_image_attach (&image, "fuzz-input", bytes,
                                                  size, NULL, detail,
                                                  sizeof detail);

@@ -26,9 +26,18 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 patch () {
   printf "\\`printf '%03o' $3`" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
 }
-# section_offset FILE KIND: the offset in section table entry KIND - 1
+# section_field FILE KIND FIELD-OFFSET: a uint64 of section table entry
+# KIND - 1 (entries of 64 bytes after the 136-byte header)
+section_field () {
+  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 64 + $3` -N 8 "$1" | tr -d ' '
+}
+# section_offset FILE KIND: where the section lies in the image
 section_offset () {
-  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 48 + 8` -N 8 "$1" | tr -d ' '
+  section_field "$1" $2 8
+}
+# stored_offset FILE KIND: where its stored bytes are in the file
+stored_offset () {
+  section_field "$1" $2 40
 }
 # keep NAME EXPECTED-LOADER-STATUS: check the loader's verdict, keep it
 keep () {
@@ -83,5 +92,25 @@ keep 83-83-version 83
 
 head -c 520 "$TMP/good.pdmp" > "$TMP/case"; patch "$TMP/case" 16 4
 keep 84-84-word-size 84
+
+# Compressed containers: valid ones, a damaged frame of HOT and of COLD
+# (past the one-frame table of 8 bytes), a damaged frame table.
+for codec in lz4 zstd; do
+  "$TOY" --scale 0 --long 4 --temacs=pdump --compress=$codec --output "$TMP/$codec.pdmp"
+  cp "$TMP/$codec.pdmp" "$TMP/case"
+  keep 0-0-valid-$codec 0
+  cp "$TMP/$codec.pdmp" "$TMP/case"
+  patch "$TMP/case" `expr \`stored_offset "$TMP/case" 1\` + 8 + 5` 255
+  # A damaged literal in an LZ4 block still decodes (to other bytes,
+  # which HOT's checksum catches); zstd's entropy coding fails outright.
+  if [ $codec = lz4 ]; then t=0; else t=86; fi
+  keep 86-$t-hot-frame-$codec 86
+  cp "$TMP/$codec.pdmp" "$TMP/case"
+  patch "$TMP/case" `expr \`stored_offset "$TMP/case" 2\` + 8 + 3` 255
+  keep 86-86-cold-frame-$codec 86
+  cp "$TMP/$codec.pdmp" "$TMP/case"
+  patch "$TMP/case" `expr \`stored_offset "$TMP/case" 1\` + 1` 127
+  keep 86-86-frame-table-$codec 86
+done
 
 echo "make-corpus.sh: `ls "$OUT" | wc -l` files, `du -cb "$OUT"/* | tail -1 | cut -f1` bytes in $OUT"

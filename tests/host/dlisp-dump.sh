@@ -3,11 +3,13 @@
 # tests/host/dlisp-dump.sh: the reference host dumped and restarted, in
 # whichever back end this build has (pdumper or unexec).
 #
-# At scales 1 and 4: dump, start 20 times under ASLR and compare every
-# digest with the cold start's; collect after the start; mutate dumped
-# objects and collect; dump again from a dumped process (byte-identical
-# for pdump, working for unexec); the installed-layout start (host/dlisp
-# finds its image or is the dumped executable).
+# For each container (pdump: plain, lz4, zstd, embedded; unexec: the
+# dumped executable), at scales 1 and 4: dump, start 20 times under ASLR
+# and compare every digest with the cold start's; collect after the
+# start; mutate dumped objects and collect; dump again from a dumped
+# process (byte-identical for pdump, working for unexec).  Then ASLR,
+# image mutations and the installed-layout start (host/dlisp finds its
+# image or is the dumped executable).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -20,39 +22,98 @@ if [ "$BACKEND" = none ]; then
   finish
 fi
 
-# dump SCALE OUTPUT: write an image or an executable.
+EMBED=$BUILDDIR/tools/dumper-embed
+# The load tests run on every container of this build: pdumper images
+# plain, compressed (lz4, zstd) and embedded in the executable; unexec's
+# dumped executable.
+if [ "$BACKEND" = pdumper ]; then CONTAINERS="plain lz4 zstd embedded"
+else CONTAINERS=unexec; fi
+
+# dump SCALE OUTPUT [ARGS...]: write an image or an executable, in
+# container $c, from a cold start.
 dump () {
-  if [ "$BACKEND" = pdumper ]; then
-    "$BARE" --loadup-scale $1 --temacs=pdump --output "$2"
-  else
-    "$BARE" --loadup-scale $1 --temacs=dump --output "$2"
-  fi
+  _scale=$1; _out=$2
+  shift 2
+  case $c in
+    plain) "$BARE" --loadup-scale $_scale --temacs=pdump --output "$_out" "$@" ;;
+    lz4|zstd) "$BARE" --loadup-scale $_scale --temacs=pdump --compress=$c \
+                --output "$_out" "$@" ;;
+    embedded) "$BARE" --loadup-scale $_scale --temacs=pdump --output "$_out.img" "$@" \
+                && "$EMBED" "$BARE" "$_out.img" -o "$_out" ;;
+    unexec) "$BARE" --loadup-scale $_scale --temacs=dump --output "$_out" "$@" ;;
+  esac
 }
-# start DUMP ARGS...: start from a dump.
+# start DUMP ARGS...: start from a dump in container $c.
 start () {
   _d=$1
   shift
-  if [ "$BACKEND" = pdumper ]; then "$DLISP" --dump-file="$_d" "$@"; else "$_d" "$@"; fi
+  case $c in
+    embedded|unexec) "$_d" "$@" ;;
+    *) "$DLISP" --dump-file="$_d" "$@" ;;
+  esac
 }
 
+for c in $CONTAINERS; do
 for scale in 1 4; do
   cold=`"$BARE" --loadup-scale $scale --heap-digest`
-  begin "scale $scale: the dump succeeds"
-  if dump $scale "$T/s$scale" > "$T/dump.log" 2>&1; then pass
+  begin "$c: scale $scale: the dump succeeds"
+  if dump $scale "$T/$c-s$scale" > "$T/dump.log" 2>&1; then pass
   else cat "$T/dump.log"; fail "dump failed"; fi
 
-  begin "scale $scale: 20 starts give the cold digest"
+  begin "$c: scale $scale: 20 starts give the cold digest"
   bad=0
   for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    d=`start "$T/s$scale" --heap-digest`
+    d=`start "$T/$c-s$scale" --heap-digest`
     if [ "$d" != "$cold" ]; then bad=`expr $bad + 1`; echo "    start $i: $d, cold $cold"; fi
   done
   [ $bad -eq 0 ] && pass || fail "$bad of 20 differ"
 
-  begin "scale $scale: a collection right after the start changes nothing"
-  d=`start "$T/s$scale" --gc --heap-digest`
+  begin "$c: scale $scale: a collection right after the start changes nothing"
+  d=`start "$T/$c-s$scale" --gc --heap-digest`
   [ "$d" = "$cold" ] && pass || fail "after GC $d, cold $cold"
 done
+
+check "$c: dumped objects mutated and collected stay intact" \
+  start "$T/$c-s1" --batch -l "$SRCDIR/tests/host/mutate.lisp"
+check "$c: a Lisp program runs from the dump" \
+  start "$T/$c-s1" --batch -l "$SRCDIR/tests/host/basic.lisp"
+
+begin "$c: a dumped process dumps again, and the result works"
+case $c in
+  plain|lz4|zstd)
+    z=; [ $c = plain ] || z=--compress=$c
+    "$DLISP" --dump-file="$T/$c-s1" --temacs=pdump $z --output "$T/re1" \
+      && "$DLISP" --dump-file="$T/re1" --temacs=pdump $z --output "$T/re2"
+    if cmp -s "$T/$c-s1" "$T/re1" && cmp -s "$T/$c-s1" "$T/re2"; then pass
+    else fail "re-dumps are not byte-identical: `cmp "$T/$c-s1" "$T/re1" | head -1`"; fi ;;
+  embedded)
+    # Re-dumped from the embedded start, embedded again: the same file.
+    "$T/$c-s1" --temacs=pdump --output "$T/re1" \
+      && "$EMBED" "$T/$c-s1" "$T/re1" -o "$T/re1.exe" \
+      && "$T/re1.exe" --temacs=pdump --output "$T/re2"
+    if cmp -s "$T/$c-s1.img" "$T/re1" && cmp -s "$T/$c-s1.img" "$T/re2" \
+       && cmp -s "$T/$c-s1" "$T/re1.exe"; then pass
+    else fail "re-dumps or re-embedding are not byte-identical"; fi ;;
+  unexec)
+    "$T/$c-s1" --temacs=dump --output "$T/re1" > "$T/re.log" 2>&1 \
+      && "$T/re1" --temacs=dump --output "$T/re2" >> "$T/re.log" 2>&1
+    d1=`"$T/re1" --heap-digest`; d2=`"$T/re2" --heap-digest`
+    cold=`"$BARE" --heap-digest`
+    if [ "$d1" = "$cold" ] && [ "$d2" = "$cold" ]; then pass
+    else cat "$T/re.log"; fail "re-dumped digests $d1 / $d2, cold $cold"; fi ;;
+esac
+
+begin "$c: two dumps from two cold starts are identical"
+if [ $c != unexec ]; then
+  dump 1 "$T/again" && cmp -s "$T/$c-s1" "$T/again" && pass || fail "dumps differ"
+else
+  # An executable from unexec holds the dumping process's libc-visible
+  # state; compare what the library saves: the digest.
+  dump 1 "$T/again" > /dev/null 2>&1
+  [ "`"$T/again" --heap-digest`" = "`"$T/$c-s1" --heap-digest`" ] && pass || fail "digests differ"
+fi
+done
+if [ "$BACKEND" = pdumper ]; then c=plain; else c=unexec; fi
 
 begin "ASLR is on while the dumped program runs: each start maps elsewhere"
 if [ "`cat /proc/sys/kernel/randomize_va_space`" = 0 ]; then
@@ -61,8 +122,8 @@ else
   # Start the REPL on a pipe that stays open, read its memory map and
   # personality from outside once it runs the dumped program, then let
   # it go.
-  if [ "$BACKEND" = pdumper ]; then prog=$DLISP; arg=--dump-file="$T/s1"
-  else prog=$T/s1; arg=--batch; fi
+  if [ "$BACKEND" = pdumper ]; then prog=$DLISP; arg=--dump-file="$T/$c-s1"
+  else prog=$T/$c-s1; arg=--batch; fi
   for i in 1 2 3; do
     rm -f "$T/fifo"; mkfifo "$T/fifo"
     if [ "$BACKEND" = pdumper ]; then
@@ -92,47 +153,17 @@ else
   else cat "$T/aslr"; fail "$distinct distinct stack addresses in 3 starts, $norand without randomisation"; fi
 fi
 
-check "dumped objects mutated and collected stay intact" \
-  start "$T/s1" --batch -l "$SRCDIR/tests/host/mutate.lisp"
-check "a Lisp program runs from the dump" \
-  start "$T/s1" --batch -l "$SRCDIR/tests/host/basic.lisp"
-
-begin "a dumped process dumps again, and the result works"
-if [ "$BACKEND" = pdumper ]; then
-  "$DLISP" --dump-file="$T/s1" --temacs=pdump --output "$T/re1" \
-    && "$DLISP" --dump-file="$T/re1" --temacs=pdump --output "$T/re2"
-  if cmp -s "$T/s1" "$T/re1" && cmp -s "$T/s1" "$T/re2"; then pass
-  else fail "re-dumps are not byte-identical: `cmp "$T/s1" "$T/re1" | head -1`"; fi
-else
-  "$T/s1" --temacs=dump --output "$T/re1" > "$T/re.log" 2>&1 \
-    && "$T/re1" --temacs=dump --output "$T/re2" >> "$T/re.log" 2>&1
-  d1=`"$T/re1" --heap-digest`; d2=`"$T/re2" --heap-digest`
-  cold=`"$BARE" --heap-digest`
-  if [ "$d1" = "$cold" ] && [ "$d2" = "$cold" ]; then pass
-  else cat "$T/re.log"; fail "re-dumped digests $d1 / $d2, cold $cold"; fi
-fi
-
-begin "two dumps from two cold starts are identical"
-if [ "$BACKEND" = pdumper ]; then
-  dump 1 "$T/again" && cmp -s "$T/s1" "$T/again" && pass || fail "images differ"
-else
-  # An executable from unexec holds the dumping process's libc-visible
-  # state; compare what the library saves: the digest.
-  dump 1 "$T/again" > /dev/null 2>&1
-  [ "`"$T/again" --heap-digest`" = "`"$T/s1" --heap-digest`" ] && pass || fail "digests differ"
-fi
-
 begin "100 random byte mutations of the image: the right digest or a clean refusal"
 if [ "$BACKEND" != pdumper ]; then
   skip "images exist only in pdumper builds"
 else
   cold=`"$BARE" --heap-digest`
-  size=`stat -c %s "$T/s1"`
+  size=`stat -c %s "$T/$c-s1"`
   seed=4242; ok=0; clean=0; bad=0; i=0
   while [ $i -lt 100 ]; do
     seed=`expr \( $seed \* 1103515245 + 12345 \) % 2147483648`
     off=`expr $seed % $size`
-    cp "$T/s1" "$T/m"
+    cp "$T/$c-s1" "$T/m"
     printf '\377' | dd of="$T/m" bs=1 seek=$off conv=notrunc 2>/dev/null
     d=`"$DLISP" --dump-file="$T/m" --heap-digest 2>/dev/null`
     st=$?

@@ -258,7 +258,7 @@ patch () {   # patch FILE OFFSET BYTE-VALUE
   printf "\\`printf '%03o' $3`" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
 }
 section_offset () {   # section_offset FILE KIND
-  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 48 + 8` -N 8 "$1" | tr -d ' '
+  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 64 + 8` -N 8 "$1" | tr -d ' '
 }
 good=$T/s1.pdmp
 size=`stat -c %s "$good"`
@@ -274,6 +274,23 @@ cp "$good" "$T/c-long.pdmp"; printf 'xx' >> "$T/c-long.pdmp"
 for kind in 1 2 3 4 5 6 7 8; do
   cp "$good" "$T/c-section$kind.pdmp"
   patch "$T/c-section$kind.pdmp" `expr \`section_offset "$good" $kind\` + 1` 255
+done
+
+# The compressed containers: a damaged frame table, HOT frame, COLD
+# frame (past the 8-byte table of a one-frame section).
+stored_offset () {   # stored_offset FILE KIND
+  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 64 + 40` -N 8 "$1" | tr -d ' '
+}
+for codec in lz4 zstd; do
+  "$TOY" --scale 1 --temacs=pdump --compress=$codec --output "$T/z-$codec.pdmp" > /dev/null
+  cp "$T/z-$codec.pdmp" "$T/c-$codec-ok.pdmp"
+  for spec in table:1:1 hot:1:13 cold:2:11; do
+    name=${spec%%:*}; rest=${spec#*:}
+    f=$T/c-$codec-$name.pdmp
+    cp "$T/z-$codec.pdmp" "$f"
+    patch "$f" `expr \`stored_offset "$f" ${rest%%:*}\` + ${rest#*:}` 255
+  done
+  head -c `expr \`stat -c %s "$T/z-$codec.pdmp"\` - 10` "$T/z-$codec.pdmp" > "$T/c-$codec-cut.pdmp"
 done
 
 begin "--check exits as the loader on every class of damage"

@@ -5,15 +5,19 @@
 # Each class of damage is reported with the file name and its own exit
 # status: missing (80), empty or truncated (81), not an image (82),
 # another format version (83), another architecture (84), another
-# build (85, in pdump.sh), corrupt (86).  Then a mutation loop: random
-# bytes of an image are changed and every start must end either in
-# success with the cold digest or in one of those statuses, never a
-# crash; dumper-inspect --check, when built, must agree with the loader.
+# build (85, in pdump.sh), corrupt (86); the same for damaged frames of
+# compressed images and damaged or truncated embedded sections, and what
+# strip does to an embedded image.  Then a mutation loop per container
+# (plain, lz4, zstd, embedded): random bytes of the image are changed
+# and every start must end either in success with the cold digest or in
+# one of those statuses, never a crash; dumper-inspect --check, when
+# built, must agree with the loader.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
 TOY=$BUILDDIR/tests/pdump/toyhost
 INSPECT=$BUILDDIR/tools/dumper-inspect
+EMBED=$BUILDDIR/tools/dumper-embed
 
 if [ "$BACKEND" != pdumper ]; then
   begin "corrupt image tests"
@@ -30,13 +34,14 @@ patch () {
   printf "\\`printf '%03o' $3`" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
 }
 
-# expect_load NAME STATUS FILE WORDS...: loading FILE exits STATUS and
-# the message names FILE and contains each of WORDS.
-expect_load () {
-  _n=$1; _s=$2; _f=$3
-  shift 3
+# expect_run NAME STATUS FILE COMMAND WORDS...: COMMAND (a shell
+# function or program, given FILE) exits STATUS and its message names
+# FILE and contains each of WORDS.
+expect_run () {
+  _n=$1; _s=$2; _f=$3; _cmd=$4
+  shift 4
   begin "$_n"
-  _out=`"$TOY" --dump-file="$_f" 2>&1`
+  _out=`$_cmd "$_f" 2>&1`
   _st=$?
   if [ $_st -ne $_s ]; then fail "exit status $_st, expected $_s: $_out"; return; fi
   case $_out in *"$_f"*) ;; *) fail "message does not name the file: $_out"; return ;; esac
@@ -44,6 +49,21 @@ expect_load () {
     case $_out in *"$_w"*) ;; *) fail "message lacks '$_w': $_out"; return ;; esac
   done
   pass
+}
+load_with_toy () { "$TOY" --dump-file="$1"; }
+start_exe () { "$1"; }
+# expect_load NAME STATUS FILE WORDS...: loading the image FILE.
+expect_load () {
+  _a=$1; _b=$2; _c=$3
+  shift 3
+  expect_run "$_a" "$_b" "$_c" load_with_toy "$@"
+}
+# expect_start NAME STATUS EXE WORDS...: starting EXE, which finds its
+# embedded image.
+expect_start () {
+  _a=$1; _b=$2; _c=$3
+  shift 3
+  expect_run "$_a" "$_b" "$_c" start_exe "$@"
 }
 
 expect_load "a missing image" 80 "$T/none.pdmp" "No such file"
@@ -75,15 +95,81 @@ begin "damage in inspection-only tables does not stop a load"
 d=`"$TOY" --dump-file="$T/tail.pdmp" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
 [ "$d" = "$cold" ] && pass || fail "digest $d, cold $cold"
 
-begin "200 random mutations: each start succeeds with the cold digest or fails cleanly"
+# The containers: compressed frames and embedded sections.
+"$TOY" --temacs=pdump --compress=lz4 --output "$T/good-lz4" || exit 1
+"$TOY" --temacs=pdump --compress=zstd:19 --output "$T/good-zstd" || exit 1
+"$EMBED" "$TOY" "$T/good.pdmp" -o "$T/good-embedded" || exit 1
+# stored_offset FILE KIND: where section KIND's stored bytes are
+stored_offset () {
+  od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 64 + 40` -N 8 "$1" | tr -d ' '
+}
+for c in lz4 zstd; do
+  # Past the 8-byte frame table of a one-frame section: frame bytes.
+  cp "$T/good-$c" "$T/$c-hot"; patch "$T/$c-hot" `expr \`stored_offset "$T/good-$c" 1\` + 12` 255
+  expect_load "$c: a damaged HOT frame" 86 "$T/$c-hot" "HOT"
+  cp "$T/good-$c" "$T/$c-cold"; patch "$T/$c-cold" `expr \`stored_offset "$T/good-$c" 2\` + 10` 255
+  expect_load "$c: a damaged COLD frame" 86 "$T/$c-cold" "COLD"
+  cp "$T/good-$c" "$T/$c-table"; patch "$T/$c-table" `expr \`stored_offset "$T/good-$c" 1\` + 1` 127
+  expect_load "$c: a damaged frame table" 86 "$T/$c-table" "frame"
+  head -c `expr \`stat -c %s "$T/good-$c"\` - 1` "$T/good-$c" > "$T/$c-cut"
+  expect_load "$c: a compressed image one byte short" 81 "$T/$c-cut" "truncated"
+done
+
+# The offset of the .pdump entry in the section headers (its sh_size is
+# at +32): dumper-embed puts .pdump last when it adds it.
+embed_shdr () {
+  shoff=`od -An -t u8 -j 40 -N 8 "$1" | tr -d ' '`
+  shnum=`od -An -t u2 -j 60 -N 2 "$1" | tr -d ' '`
+  expr $shoff + \( $shnum - 1 \) \* 64
+}
+esz=`stat -c %s "$T/good-embedded"`
+cp "$T/good-embedded" "$T/emb-long"
+sh_size_at=`expr \`embed_shdr "$T/emb-long"\` + 32`
+printf '\377\377\377' | dd of="$T/emb-long" bs=1 seek=`expr $sh_size_at + 3` conv=notrunc 2>/dev/null
+expect_start "embedded: a section running past the end of the file" 81 "$T/emb-long" "extends past the end"
+head -c `expr $esz - 100` "$T/good-embedded" > "$T/emb-cut"; chmod +x "$T/emb-cut"
+expect_start "embedded: a truncated executable" 81 "$T/emb-cut" "truncated"
+cp "$T/good-embedded" "$T/emb-bad"
+eoff=`readelf -SW "$T/good-embedded" | sed -n 's/.*\.pdump *PROGBITS *[0-9a-f]* \([0-9a-f]*\).*/\1/p'`
+patch "$T/emb-bad" `expr \`printf '%d' 0x$eoff\` + 4100` 255
+expect_start "embedded: a flipped byte in the embedded HOT" 86 "$T/emb-bad" "HOT"
+
+begin "embedded: strip keeps the image (a non-allocated section), still page-aligned and mapped"
+strip -o "$T/emb-stripped" "$T/good-embedded"
+out=`"$T/emb-stripped" --stats 2>&1`
+d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+case "$d $out" in
+  "$cold "*"mapped"*) pass ;;
+  *) fail "after strip: $out" ;;
+esac
+
+begin "embedded: strip --remove-section=.pdump leaves a plain executable (a cold start, said by origin)"
+strip --remove-section=.pdump -o "$T/emb-removed" "$T/good-embedded"
+o=`"$T/emb-removed" 2>&1 | sed -n 's/.*origin=\([0-9]*\).*/\1/p'`
+[ "$o" = 0 ] && pass || fail "origin $o"
+
+begin "embedded: --dump-file overrides the embedded image"
+"$TOY" --temacs=pdump --scale 2 --output "$T/other.pdmp"
+out=`"$T/good-embedded" --dump-file="$T/other.pdmp" --stats 2>&1`
+case $out in *"load: $T/other.pdmp"*) pass ;; *) fail "$out" ;; esac
+
+for c in plain lz4 zstd embedded; do
+case $c in
+  plain) img=$T/good.pdmp; lo=0; span=$size ;;
+  embedded) img=$T/good-embedded; lo=`printf '%d' 0x$eoff`; span=$size ;;
+  *) img=$T/good-$c; lo=0; span=`stat -c %s "$img"` ;;
+esac
+# 200 mutations of the plain image, 100 of each other container.
+if [ $c = plain ]; then rounds=200; else rounds=100; fi
+begin "$c: $rounds random mutations: each start succeeds with the cold digest or fails cleanly"
 i=0; ok=0; clean=0; bad=0; disagree=0
 seed=12345
-while [ $i -lt 200 ]; do
+while [ $i -lt $rounds ]; do
   seed=`expr \( $seed \* 1103515245 + 12345 \) % 2147483648`
-  off=`expr $seed % $size`
+  off=`expr $lo + $seed % $span`
   seed=`expr \( $seed \* 1103515245 + 12345 \) % 2147483648`
   val=`expr $seed % 256`
-  cp "$T/good.pdmp" "$T/m.pdmp"
+  cp "$img" "$T/m.pdmp"
   patch "$T/m.pdmp" $off $val
   out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
   st=$?
@@ -106,5 +192,6 @@ while [ $i -lt 200 ]; do
 done
 echo "    $ok unaffected, $clean refused cleanly, $bad bad, $disagree inspector disagreements"
 [ $bad -eq 0 ] && [ $disagree -eq 0 ] && pass || fail "$bad bad outcomes, $disagree disagreements"
+done
 
 finish

@@ -111,9 +111,12 @@ build (struct image *im)
       s->offset = offsets[k];
       s->size = sizes[k];
       s->count = counts[k];
+      s->stored_offset = offsets[k];
+      s->stored_size = sizes[k];
     }
   im->size = 3 * PAGE + 80;
   h->file_size = im->size;
+  h->image_size = im->size;
 
   uint64_t *hot = (uint64_t *) (im->bytes + PAGE);
   hot[0] = 42;
@@ -197,7 +200,8 @@ test_each_header_class (void **state)
   expect (18, 40, false, DUMPER_E_IMAGE_ARCH, "arm");
   expect (48, 'X', false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', true, DUMPER_E_IMAGE_FINGERPRINT, "fingerprint");
-  expect (80, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  expect (96, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  expect (88, 1, true, DUMPER_E_IMAGE_CORRUPT, "stored layout");
   expect (76, 9, true, DUMPER_E_IMAGE_CORRUPT, "heap description");
 }
 
@@ -258,6 +262,10 @@ test_section_table (void **state)
                 PDUMP_SECTION_HOT, "kind");
   expect_table (PDUMP_SECTION_HOT, offsetof (struct pdump_section, offset),
                 UINT64_MAX - 8, "outside");
+  expect_table (PDUMP_SECTION_COLD, offsetof (struct pdump_section, stored_offset),
+                2 * PAGE + 8, "stored layout");
+  expect_table (PDUMP_SECTION_COLD, offsetof (struct pdump_section, codec),
+                7, "codec");
 }
 
 /* Run relocation on an image whose HOT word WORD holds VALUE.  */

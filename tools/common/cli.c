@@ -22,6 +22,18 @@ tool_usage_error (const struct tool_cli *cli, const char *fmt, ...)
 }
 
 int
+tool_error (const struct tool_cli *cli, int status, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf (stderr, "%s: ", cli->name);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  return status;
+}
+
+int
 tool_version (const struct tool_cli *cli)
 {
   printf ("%s (dumper) %s\n", cli->name, PACKAGE_VERSION);

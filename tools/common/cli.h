@@ -46,6 +46,11 @@ int tool_cli_getopt (struct tool_cli *cli, int argc, char **argv,
 int tool_usage_error (const struct tool_cli *cli, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* Print "NAME: MESSAGE" on stderr and return STATUS: any other error
+   a tool reports before it exits with STATUS.  */
+int tool_error (const struct tool_cli *cli, int status, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
 /* Print "NAME (dumper) VERSION" on stdout and return TOOL_EXIT_OK.  */
 int tool_version (const struct tool_cli *cli);
 

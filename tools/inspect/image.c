@@ -29,6 +29,8 @@
 
 #include "inspect.h"
 #include "pdump/verify.h"
+#include "pdump/codec.h"
+#include "pdump/embed.h"
 
 /* What the loader reads before the header check (load.c: `first').  */
 #define FIRST_READ 4096
@@ -76,6 +78,44 @@ check_first_page (struct insp_image *image, const unsigned char *first,
                              image->path, &image->view, detail, detail_size);
 }
 
+/* A compressed image, checked: lay it out in memory as the loader does,
+   every section decompressed to its image offset (pdump/codec.c, the
+   loader's own code, so a corrupt frame is the same error here).  */
+static enum dumper_status
+unpack (struct insp_image *image, char *detail, size_t detail_size)
+{
+  image->file_size = image->size;
+  if (!image->view.compressed)
+    return DUMPER_OK;
+  const struct pdump_view *v = &image->view;
+  uint64_t image_size = v->header.image_size;
+  if (image_size > SIZE_MAX - 8)
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+                             "the image is too large for this process");
+  unsigned char *logical = calloc (1, (size_t) image_size);
+  if (logical == NULL)
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
+                             "cannot allocate %" PRIu64 " bytes for the image",
+                             image_size);
+  image->stored = image->bytes;
+  image->stored_owned = image->owned;
+  image->bytes = logical;
+  image->owned = true;
+  image->size = image_size;
+  struct pdump_memory src = { image->stored, image->file_size };
+  memcpy (logical, image->stored, (size_t) v->header.page_size);
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      enum dumper_status st
+        = pdump_unpack_section (v, k, logical + v->sections[k].offset,
+                                pdump_read_memory, &src, image->path, detail,
+                                detail_size);
+      if (st != DUMPER_OK)
+        return st;
+    }
+  return DUMPER_OK;
+}
+
 enum dumper_status
 insp_image_attach (struct insp_image *image, const char *path,
                    unsigned char *bytes, uint64_t size,
@@ -86,8 +126,9 @@ insp_image_attach (struct insp_image *image, const char *path,
   image->path = path;
   image->bytes = bytes;
   image->size = size;
-  return check_first_page (image, bytes, size, fingerprint, detail,
-                           detail_size);
+  enum dumper_status st = check_first_page (image, bytes, size, fingerprint,
+                                            detail, detail_size);
+  return st == DUMPER_OK ? unpack (image, detail, detail_size) : st;
 }
 
 enum dumper_status
@@ -116,10 +157,25 @@ insp_image_read (struct insp_image *image, const char *path,
                         "not a regular file");
     }
   uint64_t file_size = (uint64_t) st.st_size;
+  /* An executable holding an embedded image: inspect that.  */
+  struct pdump_embedded em;
+  enum dumper_status es = pdump_find_embedded (fd, path, &em, detail, detail_size);
+  if (es != DUMPER_OK)
+    {
+      close (fd);
+      return es;
+    }
+  uint64_t origin = 0;
+  if (em.found)
+    {
+      image->embedded = true;
+      image->embed_offset = origin = em.offset;
+      file_size = em.size;
+    }
 
   unsigned char first[FIRST_READ];
   uint64_t available = file_size < FIRST_READ ? file_size : FIRST_READ;
-  int err = available ? read_at (fd, first, available, 0) : 0;
+  int err = available ? read_at (fd, first, available, origin) : 0;
   if (err != 0)
     {
       close (fd);
@@ -154,7 +210,7 @@ insp_image_read (struct insp_image *image, const char *path,
     }
   image->owned = true;
   image->size = file_size;
-  err = read_at (fd, image->bytes, file_size, 0);
+  err = read_at (fd, image->bytes, file_size, origin);
   close (fd);
   if (err > 0)
     return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
@@ -162,7 +218,7 @@ insp_image_read (struct insp_image *image, const char *path,
   if (err < 0)
     return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                       "the file became shorter while it was read");
-  return DUMPER_OK;
+  return unpack (image, detail, detail_size);
 }
 
 enum dumper_status
@@ -196,5 +252,7 @@ insp_image_free (struct insp_image *image)
 {
   if (image->owned)
     free (image->bytes);
+  if (image->stored_owned)
+    free (image->stored);
   memset (image, 0, sizeof *image);
 }

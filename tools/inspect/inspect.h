@@ -44,9 +44,16 @@
 struct insp_image
 {
   const char *path;
-  unsigned char *bytes;       /* the whole file, 8-byte aligned */
-  uint64_t size;
-  bool owned;                 /* bytes were allocated by insp_image_read */
+  unsigned char *bytes;       /* the whole image as the loader lays it out
+                                 in memory (decompressed), 8-byte aligned */
+  uint64_t size;              /* header.image_size once checked */
+  bool owned;                 /* bytes were allocated here */
+  unsigned char *stored;      /* the stored bytes, when compressed */
+  bool stored_owned;
+  uint64_t file_size;         /* stored bytes (the image's share of the
+                                 file when embedded) */
+  bool embedded;              /* a section of an executable */
+  uint64_t embed_offset;      /* its file offset */
   struct pdump_view view;     /* valid once the header check passed */
   uint64_t image_relocs;      /* counted by insp_image_verify */
   uint64_t exe_relocs;

@@ -62,9 +62,10 @@ tests/fuzz/replay: tests/fuzz/replay.o tests/fuzz/fuzz_image.o \
 NOINST_PROGRAMS += tests/fuzz/mutate
 CHECK_SCRIPTS += tests/fuzz/campaign.sh
 tests/fuzz/mutate.o tests/fuzz/reseal.o: config.h $(GENERATED_HEADERS)
-tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o
+tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o pdump/codec.o pdump/exe.o \
+	pdump/check.o
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/mutate.o tests/fuzz/reseal.o \
-	  $(XXHASH_LIBS)
+	  pdump/codec.o pdump/check.o pdump/exe.o $(XXHASH_LIBS) $(LZ4_LIBS) $(ZSTD_LIBS)
 
 CAMPAIGN_COUNT = 300
 CAMPAIGN_MODES = none structure

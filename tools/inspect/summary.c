@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "inspect.h"
+#include "pdump/codec.h"
 
 #define LARGEST 10
 
@@ -172,6 +173,14 @@ text_header (const struct insp_ctx *ctx)
            pdump_machine_name (h->machine), h->machine);
   fprintf (out, "  file size    %" PRIu64 " bytes, page size %" PRIu64
            ", tag bits %u\n", h->file_size, h->page_size, h->tag_bits);
+  if (ctx->image->view.compressed)
+    fprintf (out, "  compressed   %" PRIu64 " bytes in memory, %.3fx; "
+             "frames of %" PRIu64 " bytes\n", h->image_size,
+             h->image_size ? (double) h->file_size / (double) h->image_size : 0,
+             h->frame_size);
+  if (ctx->image->embedded)
+    fprintf (out, "  embedded     section %s at file offset %" PRIu64 "\n",
+             PDUMP_EMBED_SECTION, ctx->image->embed_offset);
   fprintf (out, "  fingerprint  %s\n", fingerprint);
   if (ctx->exe)
     {
@@ -211,6 +220,17 @@ text_sections (const struct insp_ctx *ctx, const struct figures *f)
   fprintf (out, "  %-12s %10s %10" PRIu64 " %8s %6.2f%%  %s\n", "(padding)",
            "-", f->padding_bytes, "-", share (f->padding_bytes, size),
            "alignment to pages and words");
+
+  fprintf (out, "\nStorage\n  %-12s %-6s %12s %12s %7s\n", "section", "codec",
+           "size", "stored", "ratio");
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      const struct pdump_section *s = &v->sections[k];
+      fprintf (out, "  %-12s %-6s %12" PRIu64 " %12" PRIu64 " %7.3f\n",
+               pdump_section_name (k), pdump_codec_name (s->codec), s->size,
+               s->stored_size,
+               s->size ? (double) s->stored_size / (double) s->size : 1.0);
+    }
 }
 
 static void
@@ -289,6 +309,9 @@ json_header (const struct insp_ctx *ctx, struct insp_json *j)
   insp_json_uint (j, "machine_code", h->machine);
   insp_json_uint (j, "file_size", h->file_size);
   insp_json_uint (j, "page_size", h->page_size);
+  insp_json_uint (j, "image_size", h->image_size);
+  insp_json_uint (j, "frame_size", h->frame_size);
+  insp_json_bool (j, "embedded", ctx->image->embedded);
   insp_json_uint (j, "tag_bits", h->tag_bits);
   insp_json_uint (j, "type_count", h->type_count);
   insp_json_uint (j, "object_count", h->object_count);
@@ -320,7 +343,7 @@ json_header (const struct insp_ctx *ctx, struct insp_json *j)
 static void
 json_section (struct insp_json *j, const char *name, uint64_t offset,
               uint64_t size, const uint64_t *count, uint64_t file_size,
-              const char *purpose)
+              const char *purpose, const struct pdump_section *stored)
 {
   insp_json_open (j, NULL, '{');
   insp_json_string (j, "name", name);
@@ -332,6 +355,11 @@ json_section (struct insp_json *j, const char *name, uint64_t offset,
     insp_json_null (j, "count");
   insp_json_percent (j, "share", share (size, file_size));
   insp_json_string (j, "purpose", purpose);
+  if (stored)
+    {
+      insp_json_string (j, "codec", pdump_codec_name (stored->codec));
+      insp_json_uint (j, "stored_size", stored->stored_size);
+    }
   insp_json_close (j, '}');
 }
 
@@ -343,12 +371,13 @@ json_sections (const struct insp_ctx *ctx, const struct figures *f,
   uint64_t size = ctx->image->size;
   insp_json_open (j, "sections", '[');
   json_section (j, "(header)", 0, f->header_bytes, NULL, size,
-                "header and section table");
+                "header and section table", NULL);
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     json_section (j, pdump_section_name (k), v->sections[k].offset,
-                  v->sections[k].size, &v->sections[k].count, size, purposes[k]);
+                  v->sections[k].size, &v->sections[k].count, size, purposes[k],
+                  &v->sections[k]);
   json_section (j, "(padding)", 0, f->padding_bytes, NULL, size,
-                "alignment to pages and words");
+                "alignment to pages and words", NULL);
   insp_json_close (j, ']');
 }
 

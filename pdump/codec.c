@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* pdump/codec.c: compressed section storage (see codec.h, format.h).
+
+   Frames are independent (an LZ4 block or a zstd frame each), so the
+   loader needs one frame of scratch memory, decompresses straight into
+   the section's final place, and can interleave decompression with
+   hashing and relocation.  The codecs are optional at build time
+   (HAVE_LZ4, HAVE_ZSTD from configure); without one, images that use it
+   are refused with a message naming the missing library.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_LZ4
+# include <lz4.h>
+#endif
+#ifdef HAVE_ZSTD
+# include <zstd.h>
+#endif
+
+#include "backend.h"
+#include "codec.h"
+
+const char *
+pdump_codec_name (unsigned codec)
+{
+  switch (codec)
+    {
+    case PDUMP_CODEC_NONE: return "none";
+    case PDUMP_CODEC_LZ4: return "lz4";
+    case PDUMP_CODEC_ZSTD: return "zstd";
+    default: return "?";
+    }
+}
+
+bool
+pdump_codec_available (unsigned codec)
+{
+  switch (codec)
+    {
+    case PDUMP_CODEC_NONE: return true;
+#ifdef HAVE_LZ4
+    case PDUMP_CODEC_LZ4: return true;
+#endif
+#ifdef HAVE_ZSTD
+    case PDUMP_CODEC_ZSTD: return true;
+#endif
+    default: return false;
+    }
+}
+
+static const char *
+codec_library (unsigned codec)
+{
+  return codec == PDUMP_CODEC_LZ4 ? "liblz4 (liblz4-dev)" : "libzstd (libzstd-dev)";
+}
+
+bool
+pdump_codec_parse (const char *spec, unsigned *codec, int *level,
+                   char *detail, size_t detail_size)
+{
+  *level = 0;
+  const char *colon = strchr (spec, ':');
+  size_t name_len = colon ? (size_t) (colon - spec) : strlen (spec);
+  if (name_len == 4 && strncmp (spec, "none", 4) == 0)
+    *codec = PDUMP_CODEC_NONE;
+  else if (name_len == 3 && strncmp (spec, "lz4", 3) == 0)
+    *codec = PDUMP_CODEC_LZ4;
+  else if (name_len == 4 && strncmp (spec, "zstd", 4) == 0)
+    *codec = PDUMP_CODEC_ZSTD;
+  else
+    {
+      snprintf (detail, detail_size, "unknown compression `%s'; valid: none, "
+                "lz4, zstd, zstd:LEVEL", spec);
+      return false;
+    }
+  if (colon)
+    {
+      char *end;
+      errno = 0;
+      long v = strtol (colon + 1, &end, 10);
+      if (*codec != PDUMP_CODEC_ZSTD || errno || end == colon + 1 || *end
+          || v < 1 || v > 22)
+        {
+          snprintf (detail, detail_size, "bad compression `%s': only zstd "
+                    "takes a level, from 1 to 22", spec);
+          return false;
+        }
+      *level = (int) v;
+    }
+  if (!pdump_codec_available (*codec))
+    {
+      snprintf (detail, detail_size, "compression `%s' needs %s, which this "
+                "build of libdumper lacks", spec, codec_library (*codec));
+      return false;
+    }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Packing (the writer).  */
+
+static uint64_t
+frame_count_of (uint64_t size, uint64_t frame_size)
+{
+  return (size + frame_size - 1) / frame_size;
+}
+
+static uint64_t
+table_bytes (uint64_t frame_count)
+{
+  return (frame_count * 4 + 7) & ~UINT64_C (7);
+}
+
+enum dumper_status
+pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
+                  uint64_t size, uint64_t frame_size, unsigned char **out,
+                  uint64_t *out_size)
+{
+  uint64_t frames = frame_count_of (size, frame_size);
+  uint64_t table = table_bytes (frames);
+  uint64_t capacity = table + frames * PDUMP_FRAME_STORED_MAX (frame_size);
+  unsigned char *buf = calloc (1, capacity);
+  if (buf == NULL)
+    return DUMPER_E_NOMEM;
+#ifdef HAVE_ZSTD
+  ZSTD_CCtx *cctx = NULL;
+  if (codec == PDUMP_CODEC_ZSTD)
+    {
+      cctx = ZSTD_createCCtx ();
+      if (cctx == NULL)
+        {
+          free (buf);
+          return DUMPER_E_NOMEM;
+        }
+      ZSTD_CCtx_setParameter (cctx, ZSTD_c_compressionLevel,
+                              level ? level : ZSTD_CLEVEL_DEFAULT);
+    }
+#endif
+  (void) level;
+  uint64_t at = table;
+  bool ok = true;
+  for (uint64_t i = 0; i < frames && ok; i++)
+    {
+      uint64_t start = i * frame_size;
+      uint64_t length = size - start < frame_size ? size - start : frame_size;
+      size_t room = (size_t) PDUMP_FRAME_STORED_MAX (frame_size);
+      size_t n = 0;
+      switch (codec)
+        {
+#ifdef HAVE_LZ4
+        case PDUMP_CODEC_LZ4:
+          {
+            int r = LZ4_compress_default ((const char *) src + start,
+                                          (char *) buf + at, (int) length,
+                                          (int) room);
+            ok = r > 0;
+            n = ok ? (size_t) r : 0;
+            break;
+          }
+#endif
+#ifdef HAVE_ZSTD
+        case PDUMP_CODEC_ZSTD:
+          n = ZSTD_compress2 (cctx, buf + at, room, src + start, length);
+          ok = !ZSTD_isError (n);
+          break;
+#endif
+        default:
+          ok = false;
+        }
+      uint32_t stored = (uint32_t) n;
+      memcpy (buf + i * 4, &stored, 4);
+      at += n;
+    }
+#ifdef HAVE_ZSTD
+  ZSTD_freeCCtx (cctx);
+#endif
+  if (!ok)
+    {
+      /* The callers pass only available codecs and the buffer holds the
+         worst case: a failure here is a broken invariant or no memory
+         inside the codec.  */
+      free (buf);
+      return DUMPER_E_NOMEM;
+    }
+  *out = buf;
+  *out_size = at;
+  return DUMPER_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Unpacking (the loader, dumper-inspect).  */
+
+bool
+pdump_read_memory (void *ctx, void *buf, size_t size, uint64_t offset)
+{
+  const struct pdump_memory *m = ctx;
+  if (offset > m->size || size > m->size - offset)
+    {
+      errno = 0;
+      return false;
+    }
+  memcpy (buf, m->bytes + offset, size);
+  return true;
+}
+
+static enum dumper_status
+read_failed (struct pdump_unpack *u, const char *what)
+{
+  const struct pdump_section *s = u->section;
+  if (errno == 0)
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, u->detail, u->detail_size,
+                             u->path, "the file ended while reading %s of "
+                             "section %s", what, pdump_section_name (s->kind));
+  return pdump_check_fail (DUMPER_E_IO, u->detail, u->detail_size, u->path,
+                           "cannot read %s of section %s: %s", what,
+                           pdump_section_name (s->kind), strerror (errno));
+}
+
+enum dumper_status
+pdump_unpack_begin (struct pdump_unpack *u, const struct pdump_view *view,
+                    enum pdump_section_kind kind, pdump_read_fn read,
+                    void *read_ctx, const char *path, char *detail,
+                    size_t detail_size)
+{
+  memset (u, 0, sizeof *u);
+  const struct pdump_section *s = &view->sections[kind];
+  u->section = s;
+  u->read = read;
+  u->read_ctx = read_ctx;
+  u->path = path;
+  u->detail = detail;
+  u->detail_size = detail_size;
+  u->frame_size = view->header.frame_size ? view->header.frame_size
+                                          : PDUMP_FRAME_SIZE;
+  u->frame_count = frame_count_of (s->size, u->frame_size);
+  u->next_stored = s->stored_offset;
+  if (s->codec == PDUMP_CODEC_NONE)
+    return DUMPER_OK;
+  if (!pdump_codec_available (s->codec))
+    return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
+                             "section %s is compressed with %s; this build of "
+                             "libdumper lacks %s", pdump_section_name (kind),
+                             pdump_codec_name (s->codec),
+                             codec_library (s->codec));
+
+  /* check.c made sure the table fits in the stored range.  */
+  uint64_t table = table_bytes (u->frame_count);
+  u->frame_bytes = malloc (table ? table : 8);
+  u->scratch = malloc ((size_t) PDUMP_FRAME_STORED_MAX (u->frame_size));
+  if (u->frame_bytes == NULL || u->scratch == NULL)
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                             "out of memory for section %s",
+                             pdump_section_name (kind));
+  if (!read (read_ctx, u->frame_bytes, (size_t) table, s->stored_offset))
+    return read_failed (u, "the frame table");
+  uint64_t total = table;
+  for (uint64_t i = 0; i < u->frame_count; i++)
+    {
+      uint32_t n = u->frame_bytes[i];
+      if (n == 0 || n > PDUMP_FRAME_STORED_MAX (u->frame_size))
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                                 "section %s frame %" PRIu64 " has an invalid "
+                                 "stored size of %" PRIu32 " bytes",
+                                 pdump_section_name (kind), i, n);
+      total += n;
+    }
+  if (total != s->stored_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                             "section %s: its frames take %" PRIu64 " bytes; "
+                             "the section table says %" PRIu64,
+                             pdump_section_name (kind), total, s->stored_size);
+  u->next_stored = s->stored_offset + table;
+#ifdef HAVE_ZSTD
+  if (s->codec == PDUMP_CODEC_ZSTD)
+    {
+      u->zstd = ZSTD_createDCtx ();
+      if (u->zstd == NULL)
+        return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                                 "out of memory for the zstd decompressor");
+    }
+#endif
+  return DUMPER_OK;
+}
+
+/* Decompress frame I (SRC, STORED bytes) into DEST of exactly LENGTH.  */
+static bool
+decode_frame (struct pdump_unpack *u, const unsigned char *src, size_t stored,
+              unsigned char *dest, size_t length)
+{
+  switch (u->section->codec)
+    {
+#ifdef HAVE_LZ4
+    case PDUMP_CODEC_LZ4:
+      return LZ4_decompress_safe ((const char *) src, (char *) dest, (int) stored,
+                                  (int) length) == (int) length;
+#endif
+#ifdef HAVE_ZSTD
+    case PDUMP_CODEC_ZSTD:
+      {
+        size_t n = ZSTD_decompressDCtx (u->zstd, dest, length, src, stored);
+        return !ZSTD_isError (n) && n == length;
+      }
+#endif
+    default:
+      return false;
+    }
+}
+
+static enum dumper_status unpack_frames (struct pdump_unpack *u,
+                                         unsigned char *dest, uint64_t upto);
+
+enum dumper_status
+pdump_unpack_until (struct pdump_unpack *u, unsigned char *dest, uint64_t upto)
+{
+  u->status = unpack_frames (u, dest, upto);
+  return u->status;
+}
+
+static enum dumper_status
+unpack_frames (struct pdump_unpack *u, unsigned char *dest, uint64_t upto)
+{
+  const struct pdump_section *s = u->section;
+  if (upto > s->size)
+    upto = s->size;
+  while (u->next_frame < u->frame_count
+         && u->next_frame * u->frame_size < upto)
+    {
+      uint64_t i = u->next_frame;
+      uint64_t start = i * u->frame_size;
+      uint64_t length = s->size - start < u->frame_size ? s->size - start
+                                                        : u->frame_size;
+      if (s->codec == PDUMP_CODEC_NONE)
+        {
+          if (!u->read (u->read_ctx, dest + start, (size_t) length,
+                        s->stored_offset + start))
+            return read_failed (u, "the bytes");
+        }
+      else
+        {
+          uint32_t stored = u->frame_bytes[i];
+          if (!u->read (u->read_ctx, u->scratch, stored, u->next_stored))
+            return read_failed (u, "a frame");
+          if (!decode_frame (u, u->scratch, stored, dest + start, (size_t) length))
+            return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, u->detail,
+                                     u->detail_size, u->path,
+                                     "section %s frame %" PRIu64 " (file offset "
+                                     "%" PRIu64 ", %" PRIu32 " bytes) does not "
+                                     "decompress to its %" PRIu64 " bytes with %s",
+                                     pdump_section_name (s->kind), i,
+                                     u->next_stored, stored, length,
+                                     pdump_codec_name (s->codec));
+          u->next_stored += stored;
+        }
+      u->next_frame++;
+    }
+  return DUMPER_OK;
+}
+
+void
+pdump_unpack_end (struct pdump_unpack *u)
+{
+  free (u->frame_bytes);
+  free (u->scratch);
+#ifdef HAVE_ZSTD
+  ZSTD_freeDCtx (u->zstd);
+#endif
+  u->frame_bytes = NULL;
+  u->scratch = NULL;
+  u->zstd = NULL;
+}
+
+enum dumper_status
+pdump_unpack_section (const struct pdump_view *view, enum pdump_section_kind kind,
+                      unsigned char *dest, pdump_read_fn read, void *read_ctx,
+                      const char *path, char *detail, size_t detail_size)
+{
+  struct pdump_unpack u;
+  enum dumper_status st = pdump_unpack_begin (&u, view, kind, read, read_ctx,
+                                              path, detail, detail_size);
+  if (st == DUMPER_OK)
+    st = pdump_unpack_until (&u, dest, view->sections[kind].size);
+  pdump_unpack_end (&u);
+  return st;
+}
