@@ -11,7 +11,8 @@
 # Environment: RUNS (loads per cell, default 7), DUMP_RUNS (dumps per
 # cell, default 3), BENCH_THROTTLE_MBPS (slow storage rate, default 100).
 #
-# Figures are medians.  Dump time is dlisp's dump-seconds (walk, layout,
+# Figures are medians, measured side by side: each round of dumps and
+# of loads goes through every codec in turn.  Dump time is dlisp's dump-seconds (walk, layout,
 # compression, write and fsync; not the loadup).  Load time is dlisp's
 # image-load-seconds (open to hooks done).  Warm: the image was just
 # written or read, so it is in the page cache.  Slow storage: the
@@ -44,33 +45,48 @@ field () {    # field NAME: the value of `NAME: value' lines
   sed -n "s/^$1: //p"
 }
 
+# A codec's name as a file name part.
+tag () {
+  echo "$1" | tr ':' '-'
+}
+
 echo "| scale | codec | image bytes | size | dump s | warm load ms | warm | slow load ms | slow |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 for scale in $SCALES; do
+  # Dumps, then loads, each round going through every codec in turn, so
+  # that what else the machine does slows every codec alike.
+  i=0
+  while [ $i -lt $DUMP_RUNS ]; do
+    for codec in $CODECS; do
+      c=`tag $codec`
+      "$BARE" --loadup-scale $scale --temacs=pdump --compress=$codec \
+        --output "$T/s$scale-$c.pdmp" --stats | field dump-seconds >> "$T/dump-$c"
+    done
+    i=`expr $i + 1`
+  done
+  for kind in warm slow; do
+    i=0
+    while [ $i -lt $RUNS ]; do
+      for codec in $CODECS; do
+        c=`tag $codec`
+        if [ $kind = warm ]; then
+          "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --batch
+        else
+          LD_PRELOAD=$T/throttle.so DUMPER_PDUMP_LOAD=read \
+            "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --batch
+        fi | field image-load-seconds >> "$T/$kind-$c"
+      done
+      i=`expr $i + 1`
+    done
+  done
   base_size=; base_warm=; base_slow=
   for codec in $CODECS; do
-    img=$T/s$scale-$codec.pdmp
-    i=0
-    while [ $i -lt $DUMP_RUNS ]; do
-      "$BARE" --loadup-scale $scale --temacs=pdump --compress=$codec \
-        --output "$img" --stats | field dump-seconds
-      i=`expr $i + 1`
-    done > "$T/dump"
-    dump=`median < "$T/dump"`
-    size=`stat -c %s "$img"`
-    i=0
-    while [ $i -lt $RUNS ]; do
-      "$DLISP" --dump-file="$img" --stats --batch | field image-load-seconds
-      i=`expr $i + 1`
-    done > "$T/warm"
-    warm=`median < "$T/warm"`
-    i=0
-    while [ $i -lt $RUNS ]; do
-      LD_PRELOAD=$T/throttle.so DUMPER_PDUMP_LOAD=read \
-        "$DLISP" --dump-file="$img" --stats --batch | field image-load-seconds
-      i=`expr $i + 1`
-    done > "$T/slow"
-    slow=`median < "$T/slow"`
+    c=`tag $codec`
+    dump=`median < "$T/dump-$c"`
+    warm=`median < "$T/warm-$c"`
+    slow=`median < "$T/slow-$c"`
+    size=`stat -c %s "$T/s$scale-$c.pdmp"`
+    rm -f "$T/dump-$c" "$T/warm-$c" "$T/slow-$c" "$T/s$scale-$c.pdmp"
     [ -n "$base_size" ] || { base_size=$size; base_warm=$warm; base_slow=$slow; }
     awk -v scale=$scale -v codec=$codec -v size=$size -v bs=$base_size \
         -v dump=$dump -v warm=$warm -v bw=$base_warm -v slow=$slow -v bsl=$base_slow \

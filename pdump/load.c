@@ -208,9 +208,13 @@ read_stored (void *ctx, void *buf, size_t size, uint64_t offset)
 
 /* A compressed image: anonymous memory laid out like the uncompressed
    file (HOT aligned for huge pages, as in place_hybrid), every section
-   but HOT decompressed straight into its place now; HOT is begun here
-   and decompressed frame by frame while relocate hashes and relocates
-   it (fill_hot).  */
+   the loader reads but HOT decompressed straight into its place now;
+   HOT is begun here and decompressed frame by frame while relocate
+   hashes and relocates it (fill_hot).  TYPES is never read and OBJECTS
+   only by the structural pass: they are left undecompressed (zero)
+   otherwise.  All of the image is private memory written once, so all
+   of it is advised for huge pages: a fault per 2 MiB instead of per
+   4 KiB page (COLD cannot stay shared with the page cache anyway).  */
 static bool
 place_unpack (struct placement *p, const struct pdump_view *view,
               struct pdump_unpack *hot_unpack,
@@ -230,17 +234,18 @@ place_unpack (struct placement *p, const struct pdump_view *view,
   uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
                      & ~(uintptr_t) (HUGE_PAGE - 1);
   unsigned char *base = (unsigned char *) (hot_at - hot->offset);
-  if (hot->size)
-    madvise (base + hot->offset, hot->size, MADV_HUGEPAGE);
+  madvise (base + hot->offset, size - hot->offset, MADV_HUGEPAGE);
   p->base = base;
   p->region = region;
   p->region_size = region_size;
   p->method = PDUMP_LOAD_UNPACK;
   *st = DUMPER_OK;
   for (unsigned k = PDUMP_SECTION_COLD; k <= PDUMP_SECTION_KIND_MAX && *st == DUMPER_OK; k++)
-    *st = pdump_unpack_section (view, k, base + view->sections[k].offset,
-                                read_stored, p, req->path, req->detail,
-                                req->detail_size);
+    if (k != PDUMP_SECTION_TYPES
+        && (k != PDUMP_SECTION_OBJECTS || req->verify_heap != NULL))
+      *st = pdump_unpack_section (view, k, base + view->sections[k].offset,
+                                  read_stored, p, req->path, req->detail,
+                                  req->detail_size);
   if (*st == DUMPER_OK)
     *st = pdump_unpack_begin (hot_unpack, view, PDUMP_SECTION_HOT, read_stored,
                               p, req->path, p->hot_detail, sizeof p->hot_detail);

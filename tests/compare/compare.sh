@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/compare/compare.sh: dumper-compare end to end on the three modes
-# of the reference host, at scale 1 with 3 runs (what CI can afford).
+# tests/compare/compare.sh: dumper-compare end to end on the modes of
+# the reference host (cold, unexec, pdump, embedded), at scale 1 with 3
+# runs (what CI can afford).
 #
 # The tool passes; every figure it prints for the artifacts agrees with
 # the files it measured; the heap digest it reports is the one the host
@@ -15,7 +16,7 @@
 check_builds
 
 W=$T/work
-begin "dumper-compare passes on the three modes (scale 1, 3 runs)"
+begin "dumper-compare passes on the four modes (scale 1, 3 runs)"
 plot=
 [ -n "`command -v gnuplot`" ] && plot="--plot $T/chart.png"
 if "$TOOL" --none "$NONE_DIR" --unexec "$UNEXEC_DIR" --pdumper "$PDUMPER_DIR" \
@@ -37,18 +38,43 @@ json_figure () {
 }
 
 begin "the table has one row per mode with every column, units in the header"
-hdr='scale  mode               start-up ms                 dump ms   size KiB   RSS KiB   faults  dirty KiB  digest ms'
+# The mode column is 8 wide when the embedded mode is there.
+hdr=`printf '%5s  %-8s  %22s  %22s  %9s  %8s  %7s  %9s  %9s' scale mode 'start-up ms' \
+  'dump ms' 'size KiB' 'RSS KiB' faults 'dirty KiB' 'digest ms'`
 sed -n '1,/^start-up:/p' "$T/out" > "$T/main"
 rows=0
-for m in cold unexec pdump; do
+for m in cold unexec pdump embedded; do
   grep -q "^    1  $m  " "$T/main" && rows=`expr $rows + 1`
 done
-# No `-' in the cold row but for its dump and size; none in the others.
+# No `-' in the cold row but for its dump and size, in the embedded row
+# but for its dump (it is made, not dumped); none in the others.
 dashes=`grep -E '^    1  (unexec|pdump) ' "$T/main" | grep -c ' - '`
 colddash=`grep -E '^    1  cold ' "$T/main" | grep -o ' - ' | wc -l`
-if grep -qF "$hdr" "$T/out" && [ $rows -eq 3 ] && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ]
+embdash=`grep -E '^    1  embedded ' "$T/main" | grep -o ' - ' | wc -l`
+if grep -qF "$hdr" "$T/out" && [ $rows -eq 4 ] && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ] \
+   && [ "$embdash" -eq 1 ]
 then pass
-else fail "header, 3 rows, complete columns: rows $rows, dashes $dashes, cold dashes $colddash"; fi
+else fail "header, 4 rows, complete columns: rows $rows, dashes $dashes, cold dashes $colddash, embedded dashes $embdash"; fi
+
+begin "the embedded row: its executable's sizes and the line against pdump and unexec"
+emb=`stat -c %s "$W/scale-1/embedded"`
+pbare=`stat -c %s "$PDUMPER_DIR/host/dlisp-bare"`
+image=`stat -c %s "$W/scale-1/image.pdmp"`
+exe=`stat -c %s "$W/scale-1/dumped"`
+want=`awk -v e=$emb -v b=$pbare -v i=$image -v u=$exe \
+  'BEGIN { printf "files KiB: embedded %.0f, pdump exe+image %.0f (%.2fx), unexec exe %.0f (%.2fx)",
+           e / 1024, (b + i) / 1024, e / (b + i), u / 1024, e / u }'`
+e_start=`json_figure embedded start_ms`
+p_start=`json_figure pdump start_ms`
+ratio=`awk -v e="$e_start" -v p="$p_start" 'BEGIN { printf "embedded/pdump %.2fx", e / p }'`
+line=`grep '^ *embedded: start-up' "$T/out"`
+if [ "`json_figure embedded exe_bytes`" = "$emb" ] && [ "`json_figure embedded input_bytes`" = "$pbare" ] \
+   && [ "`json_figure embedded artifact_bytes`" = "`expr $emb - $pbare`" ] \
+   && case $line in *"$ratio"*"$want"*) true ;; *) false ;; esac \
+   && grep -q '"embedded_pdump": ' "$T/r.json" \
+   && [ "`"$W/scale-1/embedded" --heap-digest`" = "`"$NONE_DIR/host/dlisp" --heap-digest`" ]
+then pass
+else fail "line \`$line', want \`$ratio' and \`$want'; json exe `json_figure embedded exe_bytes`"; fi
 
 begin "the ratios are printed and agree with the medians"
 ratios=`grep 'start-up ratios:' "$T/out"`
@@ -67,7 +93,7 @@ d_unexec=`"$W/scale-1/dumped" --heap-digest`
 short=`echo "$d_cold" | cut -c1-16`
 n=`grep -o "\"$d_cold\"" "$T/r.json" | wc -l`
 if [ "$d_cold" = "$d_pdump" ] && [ "$d_cold" = "$d_unexec" ] \
-   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq 3 ]
+   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq 4 ]
 then pass
 else fail "cold $d_cold, pdump $d_pdump, unexec $d_unexec; in the JSON $n times"; fi
 
@@ -87,7 +113,7 @@ else fail "image $image (json $j_image), exe $exe (json $j_exe), added json $j_a
 
 begin "private dirty memory, the digest cost and the load split are measured"
 missing=
-for m in cold unexec pdump; do
+for m in cold unexec pdump embedded; do
   for f in private_dirty_kb digest_ms peak_rss_kb minor_faults; do
     [ -n "`json_figure $m $f`" ] || missing="$missing $m.$f"
   done
@@ -95,6 +121,9 @@ done
 for f in load_map_ms load_relocate_ms load_hooks_ms load_total_ms ns_per_reloc \
          load_minor_faults floor_map_touch_ms floor_read_huge_ms relocs; do
   [ -n "`json_figure pdump $f`" ] || missing="$missing pdump.$f"
+done
+for f in load_total_ms relocs; do
+  [ -n "`json_figure embedded $f`" ] || missing="$missing embedded.$f"
 done
 for f in dump_ms dump_step_ms; do
   [ -n "`json_figure unexec $f`" ] || missing="$missing unexec.$f"

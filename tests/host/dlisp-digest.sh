@@ -5,7 +5,8 @@
 # and arguments), a different scale differs, a collection changes
 # nothing, heap dumps of two runs are identical, and -- where the
 # build's back end can dump -- a start from the dump has the digest of
-# the cold start.
+# the cold start and runs a program correctly, also from a compressed
+# (lz4, zstd) and an embedded image (dumper-embed).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -90,6 +91,34 @@ else
     printf '%s\n' "$out" | grep -v '^PASS' | sed 's/^/    | /'
     fail "exit status $st"
   fi
+fi
+
+# The same two tests on the other pdump containers.
+if [ "$BACKEND" = pdumper ] && [ -f "$T/dlisp.pdmp" ]; then
+  for c in lz4 zstd embedded; do
+    begin "$c: a start from the dump has the cold digest and runs a program correctly"
+    case $c in
+      embedded)
+        "$BUILDDIR/tools/dumper-embed" "$BARE" "$T/dlisp.pdmp" -o "$T/dlisp-$c" \
+          && run="$T/dlisp-$c" ;;
+      *)
+        "$BARE" --temacs=pdump --compress=$c --output "$T/dlisp-$c.pdmp" \
+          > "$T/dump.out" 2>&1 && run="$DLISP --dump-file=$T/dlisp-$c.pdmp" ;;
+    esac
+    if [ $? -ne 0 ]; then
+      cat "$T/dump.out" 2>/dev/null; fail "the $c dump failed"; continue
+    fi
+    d=`$run --heap-digest`
+    out=`$run --batch --eval '(garbage-collect)' -l "$SRCDIR/tests/host/basic.lisp" 2>&1`
+    st=$?
+    if [ "$d" = "$base" ] && [ "$st" -eq 0 ] \
+       && printf '%s\n' "$out" | grep -q ' checks, 0 failed'; then
+      pass
+    else
+      printf '%s\n' "$out" | grep -v '^PASS' | sed 's/^/    | /'
+      fail "digest $d (cold $base), exit status $st"
+    fi
+  done
 fi
 
 begin "--loadup-scale differing from the dump's world is refused"

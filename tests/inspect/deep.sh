@@ -4,7 +4,8 @@
 # loader (issue 20).  `--check' must give the verdict of the loader with
 # verification none, `--check --deep' that of the loader with
 # verification structure, on good images and on resealed mutants of
-# every kind (tests/fuzz/mutate); and the mode settings behave.
+# every kind (tests/fuzz/mutate), on compressed and embedded images and
+# damaged frames; and the mode settings behave.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -41,6 +42,35 @@ DUMPER_PDUMP_CHECK_ONLY=1 "$TOY" --dump-file="$T/good.pdmp" > "$T/out" 2>&1
 st=$?
 if [ $st -eq 0 ] && [ ! -s "$T/out" ]; then pass
 else fail "exit $st, output: `cat "$T/out"`"; fi
+
+# A compressed and an embedded image: --check, --check --deep and the
+# check-only start accept them; a damaged frame is refused alike (86).
+"$TOY" --temacs=pdump --compress=lz4 --output "$T/lz4.pdmp" > /dev/null \
+  && "$TOY" --temacs=pdump --compress=zstd --output "$T/zstd.pdmp" > /dev/null \
+  && "$BUILDDIR/tools/dumper-embed" "$TOY" "$T/good.pdmp" -o "$T/embedded" \
+  || { echo "cannot dump"; exit 1; }
+for c in lz4 zstd embedded; do
+  case $c in embedded) img=$T/embedded ;; *) img=$T/$c.pdmp ;; esac
+  begin "$c: --check, --check --deep and check-only mode accept the image"
+  "$INSPECT" --check --exe "$TOY" "$img" > "$T/out" 2>&1; a=$?
+  "$INSPECT" --check --deep --exe "$TOY" "$img" >> "$T/out" 2>&1; b=$?
+  DUMPER_PDUMP_CHECK_ONLY=1 "$TOY" --dump-file="$img" >> "$T/out" 2>&1; d=$?
+  if [ $a -eq 0 ] && [ $b -eq 0 ] && [ $d -eq 0 ]; then pass
+  else fail "--check $a, --deep $b, check-only $d: `cat "$T/out"`"; fi
+done
+for c in lz4 zstd; do
+  begin "$c: a damaged frame: --check, --check --deep and the loader say 86"
+  cp "$T/$c.pdmp" "$T/bad.pdmp"
+  # A byte in HOT's first frame, past the frame table (section 1's
+  # stored_offset is at 136 + 40).
+  at=`od -An -t u8 -j 176 -N 8 "$T/bad.pdmp" | tr -d ' '`
+  printf '\377\377\377\377' | dd of="$T/bad.pdmp" bs=1 seek=`expr $at + 24` conv=notrunc 2>/dev/null
+  "$INSPECT" --check --exe "$TOY" "$T/bad.pdmp" > /dev/null 2>&1; a=$?
+  "$INSPECT" --check --deep --exe "$TOY" "$T/bad.pdmp" > /dev/null 2>&1; b=$?
+  "$TOY" --dump-file="$T/bad.pdmp" > /dev/null 2>&1; d=$?
+  if [ $a -eq 86 ] && [ $b -eq 86 ] && [ $d -eq 86 ]; then pass
+  else fail "--check $a, --deep $b, loader $d"; fi
+done
 
 # Both verdicts on mutants of every kind.
 begin "--check and --check --deep agree with the loader on resealed mutants"

@@ -143,6 +143,26 @@ case "$d $out" in
   *) fail "after strip: $out" ;;
 esac
 
+# The other ways of stripping, on a plain and a compressed embedded
+# image: each keeps the image and the start loads it.
+"$EMBED" "$TOY" "$T/good-lz4" -o "$T/good-embedded-lz4"
+for how in "strip --strip-all" "strip --strip-debug" "strip --strip-unneeded" \
+           "objcopy --strip-all"; do
+  for e in good-embedded good-embedded-lz4; do
+    begin "embedded: $how keeps the image ($e)"
+    rm -f "$T/emb-s"
+    case $how in
+      strip*) $how -o "$T/emb-s" "$T/$e" 2> "$T/strip.err" ;;
+      *) $how "$T/$e" "$T/emb-s" 2> "$T/strip.err" ;;
+    esac
+    out=`"$T/emb-s" --stats 2>&1`
+    d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+    o=`printf '%s' "$out" | sed -n 's/.*origin=\([0-9]*\).*/\1/p'`
+    if [ "$d" = "$cold" ] && [ "$o" = 2 ]; then pass
+    else fail "after $how: `cat "$T/strip.err"` $out"; fi
+  done
+done
+
 begin "embedded: strip --remove-section=.pdump leaves a plain executable (a cold start, said by origin)"
 strip --remove-section=.pdump -o "$T/emb-removed" "$T/good-embedded"
 o=`"$T/emb-removed" 2>&1 | sed -n 's/.*origin=\([0-9]*\).*/\1/p'`

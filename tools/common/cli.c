@@ -9,15 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "NAME: MESSAGE" and END on stderr.  */
+static void
+report (const struct tool_cli *cli, const char *end, const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 3, 0)));
+
+static void
+report (const struct tool_cli *cli, const char *end, const char *fmt, va_list ap)
+{
+  fprintf (stderr, "%s: ", cli->name);
+  vfprintf (stderr, fmt, ap);
+  fputs (end, stderr);
+}
+
 int
 tool_usage_error (const struct tool_cli *cli, const char *fmt, ...)
 {
   va_list ap;
-  fprintf (stderr, "%s: ", cli->name);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  report (cli, "; try --help\n", fmt, ap);
   va_end (ap);
-  fputs ("; try --help\n", stderr);
   return TOOL_EXIT_USAGE;
 }
 
@@ -25,11 +36,9 @@ int
 tool_error (const struct tool_cli *cli, int status, const char *fmt, ...)
 {
   va_list ap;
-  fprintf (stderr, "%s: ", cli->name);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  report (cli, "\n", fmt, ap);
   va_end (ap);
-  fputc ('\n', stderr);
   return status;
 }
 

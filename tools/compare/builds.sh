@@ -15,8 +15,9 @@
 # then test-MODE, then MODE; else NEWDIR, configured --with-dumper=MODE.
 # A directory counts only when its Makefile says BACKEND = MODE and its
 # srcdir is SRCDIR.  The programs dumper-compare runs there (host/dlisp,
-# host/dlisp-bare, and bench/pdump-floor for pdumper) are brought up to
-# date; their build log is MODE-compare-build.log in the directory.
+# host/dlisp-bare, and bench/pdump-floor and tools/dumper-embed for
+# pdumper) are brought up to date; their build log is
+# MODE-compare-build.log in the directory.
 # Exit status: 0, or 1 with the reason on stderr.
 
 SRCDIR=`cd "$1" && pwd` || exit 1
@@ -70,7 +71,7 @@ if [ -z "$found" ]; then
 fi
 
 targets="host/dlisp host/dlisp-bare"
-[ "$MODE" = pdumper ] && targets="$targets bench/pdump-floor"
+[ "$MODE" = pdumper ] && targets="$targets bench/pdump-floor tools/dumper-embed"
 # A make that runs this script must not hand its job server or flags down.
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j"${JOBS:-2}" -C "$found" $targets \
      > "$found/$MODE-compare-build.log" 2>&1; then

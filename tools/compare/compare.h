@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/compare/compare.h: what the parts of dumper-compare share.
 
-   dumper-compare runs a host in its three modes -- a cold start (a
-   `none' build), a start from an unexec'd executable and a start from a
-   pdump image -- checks that they restore the same heap, and measures
-   each side by side.  One concern per file:
+   dumper-compare runs a host in its modes -- a cold start (a `none'
+   build), a start from an unexec'd executable, a start from a pdump
+   image and, when the host can, a start from an executable with the
+   image embedded (dumper-embed) -- checks that they restore the same
+   heap, and measures each side by side.  One concern per file:
 
      options.c   the command line
      util.c      memory and whole-file helpers
@@ -48,14 +49,18 @@ enum
   COMPARE_EXIT_CANTCREAT = TOOL_EXIT_CANTCREAT
 };
 
-/* The three ways a host gets its heap.  */
+/* The ways a host gets its heap.  The first three have a build
+   directory of their own (--none, --unexec, --pdumper); EMBEDDED uses
+   the pdumper build and the pdump image.  */
 enum compare_mode
 {
   COMPARE_COLD,
   COMPARE_UNEXEC,
   COMPARE_PDUMP,
+  COMPARE_EMBEDDED,
   COMPARE_MODE_COUNT
 };
+#define COMPARE_DIR_COUNT 3
 
 extern const char *const compare_mode_names[COMPARE_MODE_COUNT];
 
@@ -74,7 +79,7 @@ char *compare_read_file (const char *path, size_t *size);
 
 struct compare_options
 {
-  const char *dirs[COMPARE_MODE_COUNT];  /* --none, --unexec, --pdumper */
+  const char *dirs[COMPARE_DIR_COUNT];   /* --none, --unexec, --pdumper */
   const char *host_file;                 /* --host, NULL: the reference host */
   long scales[COMPARE_MAX_SCALES];
   size_t scale_count;
@@ -112,6 +117,9 @@ enum compare_step
   COMPARE_STEP_PDUMP_DUMP,      /* write the image {artifact} */
   COMPARE_STEP_PDUMP_START,     /* start from it */
   COMPARE_STEP_PDUMP_FLOOR,     /* optional: the physical floor of a load */
+  COMPARE_STEP_EMBED,           /* write {artifact}: the image {file} embedded */
+  COMPARE_STEP_EMBEDDED_START,  /* start from it */
+  COMPARE_STEP_EMBEDDED_INPUT,  /* the executable it embeds into (a path) */
   COMPARE_STEP_BATCH,           /* words added to a timed start */
   COMPARE_STEP_DIGEST,          /* ... to print the heap digest */
   COMPARE_STEP_HEAP_DUMP,       /* ... to write the heap dump {file} */
@@ -129,7 +137,7 @@ struct compare_host
 {
   char name[64];
   struct compare_words steps[COMPARE_STEP_COUNT];
-  const char *dirs[COMPARE_MODE_COUNT];
+  const char *dirs[COMPARE_DIR_COUNT];
   bool enabled[COMPARE_MODE_COUNT];
 };
 
@@ -210,8 +218,8 @@ enum compare_figure
   COMPARE_FIG_DUMP_STEP_MS,      /* dump-seconds of the dumping run */
   COMPARE_FIG_DUMP_RSS_KB,
   COMPARE_FIG_ARTIFACT_BYTES,    /* image, or data added to the executable */
-  COMPARE_FIG_EXE_BYTES,         /* unexec: the dumped executable */
-  COMPARE_FIG_INPUT_BYTES,       /* unexec: the undumped executable */
+  COMPARE_FIG_EXE_BYTES,         /* unexec, embedded: the executable */
+  COMPARE_FIG_INPUT_BYTES,       /* unexec, embedded: the undumped one */
   COMPARE_FIG_LOAD_OPEN_MS,      /* pdump loader phases, from --stats */
   COMPARE_FIG_LOAD_MAP_MS,
   COMPARE_FIG_LOAD_VERIFY_MS,

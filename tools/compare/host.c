@@ -33,6 +33,9 @@ const char compare_builtin_host[] =
 "pdump-dump    {pdumper}/host/dlisp-bare --loadup-scale {scale} --temacs=pdump --output {artifact}\n"
 "pdump-start   {pdumper}/host/dlisp --dump-file={artifact}\n"
 "pdump-floor   {pdumper}/bench/pdump-floor {artifact} {runs}\n"
+"embed         {pdumper}/tools/dumper-embed {pdumper}/host/dlisp-bare {file} -o {artifact}\n"
+"embedded-start {artifact}\n"
+"embedded-input {pdumper}/host/dlisp-bare\n"
 "batch         --batch\n"
 "digest        --heap-digest\n"
 "heap-dump     --heap-dump {file}\n"
@@ -40,7 +43,8 @@ const char compare_builtin_host[] =
 
 static const char *const step_keys[COMPARE_STEP_COUNT] = {
   "cold", "unexec-dump", "unexec-start", "unexec-input", "pdump-dump",
-  "pdump-start", "pdump-floor", "batch", "digest", "heap-dump", "stats",
+  "pdump-start", "pdump-floor", "embed", "embedded-start", "embedded-input",
+  "batch", "digest", "heap-dump", "stats",
 };
 
 /* The steps a mode needs (ending in COMPARE_STEP_COUNT).  */
@@ -48,11 +52,13 @@ static const enum compare_step mode_steps[COMPARE_MODE_COUNT][3] = {
   { COMPARE_STEP_COLD, COMPARE_STEP_COUNT },
   { COMPARE_STEP_UNEXEC_DUMP, COMPARE_STEP_UNEXEC_START, COMPARE_STEP_COUNT },
   { COMPARE_STEP_PDUMP_DUMP, COMPARE_STEP_PDUMP_START, COMPARE_STEP_COUNT },
+  { COMPARE_STEP_EMBED, COMPARE_STEP_EMBEDDED_START, COMPARE_STEP_COUNT },
 };
 
 /* Each mode's optional steps, whose directories must be given too.  */
 static const enum compare_step mode_optional[COMPARE_MODE_COUNT] = {
   COMPARE_STEP_COUNT, COMPARE_STEP_UNEXEC_INPUT, COMPARE_STEP_PDUMP_FLOOR,
+  COMPARE_STEP_EMBEDDED_INPUT,
 };
 
 /* Placeholders; the first three are the build directories.  */
@@ -61,8 +67,8 @@ static const char *const placeholders[] = {
 };
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])
 
-/* The configure --with-dumper name of each mode's build.  */
-static const char *const backend_names[COMPARE_MODE_COUNT] = { "none", "unexec", "pdumper" };
+/* The configure --with-dumper name of each directory's build.  */
+static const char *const backend_names[COMPARE_DIR_COUNT] = { "none", "unexec", "pdumper" };
 
 /* Index of the placeholder at TEXT (just after `{'), its length in *LEN;
    -1 when unknown.  */
@@ -214,7 +220,7 @@ step_has_dirs (const struct compare_host *h, enum compare_step step, int *missin
       {
         size_t len;
         int k = placeholder_at (b + 1, &len);
-        if (k >= 0 && k < COMPARE_MODE_COUNT && h->dirs[k] == NULL)
+        if (k >= 0 && k < COMPARE_DIR_COUNT && h->dirs[k] == NULL)
           {
             *missing = k;
             return false;
@@ -342,7 +348,7 @@ build_backend (const char *dir, char *buf, size_t size)
 static int
 check_dir (const struct compare_host *h, int mode)
 {
-  static const char *const option[COMPARE_MODE_COUNT] = { "--none", "--unexec", "--pdumper" };
+  static const char *const option[COMPARE_DIR_COUNT] = { "--none", "--unexec", "--pdumper" };
   const char *dir = h->dirs[mode];
   struct stat st;
   if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
@@ -371,7 +377,7 @@ check_step (const struct compare_host *h, enum compare_step step, int mode)
   struct compare_vars v = { 1, 1, "ARTIFACT", "FILE" };
   char *program = expand_word (h, w->items[0], &v);
   bool ok;
-  if (step == COMPARE_STEP_UNEXEC_INPUT)
+  if (step == COMPARE_STEP_UNEXEC_INPUT || step == COMPARE_STEP_EMBEDDED_INPUT)
     {
       struct stat st;
       ok = stat (program, &st) == 0 && S_ISREG (st.st_mode);
@@ -380,9 +386,10 @@ check_step (const struct compare_host *h, enum compare_step step, int mode)
     ok = runnable (program);
   if (!ok)
     {
-      if (h->dirs[mode])
+      const char *dir = h->dirs[mode < COMPARE_DIR_COUNT ? mode : COMPARE_PDUMP];
+      if (dir)
         compare_error ("%s: %s not found (build it: make -C %s)", compare_mode_names[mode],
-                       program, h->dirs[mode]);
+                       program, dir);
       else
         compare_error ("%s: %s not found", compare_mode_names[mode], program);
     }
@@ -394,7 +401,7 @@ int
 compare_host_load (struct compare_host *h, const struct compare_options *o)
 {
   memset (h, 0, sizeof *h);
-  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+  for (int m = 0; m < COMPARE_DIR_COUNT; m++)
     h->dirs[m] = o->dirs[m];
   int st;
   if (o->host_file)
@@ -413,7 +420,7 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
   if (st)
     return st;
 
-  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+  for (int m = 0; m < COMPARE_DIR_COUNT; m++)
     if (h->dirs[m] && (st = check_dir (h, m)) != 0)
       return st;
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
@@ -428,7 +435,10 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
       if (mode_optional[m] != COMPARE_STEP_COUNT)
         dirs = dirs && step_has_dirs (h, mode_optional[m], &missing);
       h->enabled[m] = defined && dirs;
-      if (defined && !dirs && h->dirs[m])
+      /* The embedded executable is made from the pdump image.  */
+      if (m == COMPARE_EMBEDDED)
+        h->enabled[m] = h->enabled[m] && h->enabled[COMPARE_PDUMP];
+      if (defined && !dirs && m < COMPARE_DIR_COUNT && h->dirs[m])
         {
           compare_error ("%s: the host's commands for it need a directory for {%s}",
                          compare_mode_names[m], placeholders[missing]);

@@ -65,6 +65,8 @@ write_scale (FILE *f, const struct compare_results *r, const struct compare_scal
     { "cold_unexec", COMPARE_COLD, COMPARE_UNEXEC },
     { "cold_pdump", COMPARE_COLD, COMPARE_PDUMP },
     { "pdump_unexec", COMPARE_PDUMP, COMPARE_UNEXEC },
+    { "embedded_pdump", COMPARE_EMBEDDED, COMPARE_PDUMP },
+    { "embedded_unexec", COMPARE_EMBEDDED, COMPARE_UNEXEC },
   };
   fprintf (f, "},\n      \"start_ratios\": {");
   sep = "";

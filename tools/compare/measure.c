@@ -5,7 +5,8 @@
    At each scale, in a directory of its own:
 
    1. Each back end dumps once (warm-up; its artifact is the one every
-      start of this scale uses).
+      start of this scale uses); the embedded executable is made from
+      the pdump image (its sizes are measured then: they do not vary).
    2. Each mode starts once with the digest words; the digests must all
       equal the cold start's.  When one differs, both sides write a heap
       dump and the first divergence is printed; nothing is timed.
@@ -35,13 +36,24 @@
 
 static const enum compare_step start_step[COMPARE_MODE_COUNT] = {
   COMPARE_STEP_COLD, COMPARE_STEP_UNEXEC_START, COMPARE_STEP_PDUMP_START,
+  COMPARE_STEP_EMBEDDED_START,
 };
+/* The modes that dump (the embedded executable is made, not dumped).  */
 static const enum compare_step dump_step[COMPARE_MODE_COUNT] = {
   COMPARE_STEP_COUNT, COMPARE_STEP_UNEXEC_DUMP, COMPARE_STEP_PDUMP_DUMP,
+  COMPARE_STEP_COUNT,
 };
-static const char *const artifact_name[COMPARE_MODE_COUNT] = { NULL, "dumped", "image.pdmp" };
+static const char *const artifact_name[COMPARE_MODE_COUNT] = { NULL, "dumped", "image.pdmp",
+                                                               "embedded" };
 static const char *const scratch_name[COMPARE_MODE_COUNT] = { NULL, "scratch-dumped",
-                                                              "scratch.pdmp" };
+                                                              "scratch.pdmp", NULL };
+
+/* Whether MODE's starts run the pdump loader (and report its figures).  */
+static bool
+loads_image (int mode)
+{
+  return mode == COMPARE_PDUMP || mode == COMPARE_EMBEDDED;
+}
 
 struct scale_run
 {
@@ -145,6 +157,24 @@ sample (struct scale_run *s, int mode, enum compare_figure f, double value)
   compare_samples_add (&s->samples[mode][f], value);
 }
 
+/* The sizes of an executable holding a dump (unexec's, or the embedded
+   one): the file OUTPUT, the executable it was made from (the path of
+   INPUT_STEP, when the host names one) and what the dump added.  */
+static void
+sample_exe_sizes (struct scale_run *s, int mode, const char *output,
+                  enum compare_step input_step)
+{
+  double size = file_size (output);
+  struct compare_vars vars = { s->out->scale, s->run->opt->runs, output, NULL };
+  char *input = compare_host_path (s->host, input_step, &vars);
+  double input_size = input ? file_size (input) : -1;
+  free (input);
+  sample (s, mode, COMPARE_FIG_EXE_BYTES, size);
+  if (input_size >= 0)
+    sample (s, mode, COMPARE_FIG_INPUT_BYTES, input_size);
+  sample (s, mode, COMPARE_FIG_ARTIFACT_BYTES, input_size >= 0 ? size - input_size : size);
+}
+
 /* A dump of MODE to OUTPUT.  When SAMPLED, its figures are recorded.  */
 static int
 dump_once (struct scale_run *s, int mode, const char *output, bool sampled)
@@ -168,22 +198,26 @@ dump_once (struct scale_run *s, int mode, const char *output, bool sampled)
         sample (s, mode, COMPARE_FIG_WRITE_MS, v * 1e3);
       compare_kv_free (&kv);
     }
-  double size = file_size (output);
   if (mode == COMPARE_UNEXEC)
-    {
-      struct compare_vars vars = { s->out->scale, s->run->opt->runs, output, NULL };
-      char *input = compare_host_path (s->host, COMPARE_STEP_UNEXEC_INPUT, &vars);
-      double input_size = input ? file_size (input) : -1;
-      free (input);
-      sample (s, mode, COMPARE_FIG_EXE_BYTES, size);
-      if (input_size >= 0)
-        sample (s, mode, COMPARE_FIG_INPUT_BYTES, input_size);
-      sample (s, mode, COMPARE_FIG_ARTIFACT_BYTES,
-              input_size >= 0 ? size - input_size : size);
-    }
+    sample_exe_sizes (s, mode, output, COMPARE_STEP_UNEXEC_INPUT);
   else
-    sample (s, mode, COMPARE_FIG_ARTIFACT_BYTES, size);
+    sample (s, mode, COMPARE_FIG_ARTIFACT_BYTES, file_size (output));
   return 0;
+}
+
+/* Make the embedded executable from the pdump image and record the
+   sizes: the whole file, the executable it was made from, and what the
+   image added.  */
+static int
+embed_once (struct scale_run *s)
+{
+  struct compare_proc p;
+  int mode = COMPARE_EMBEDDED;
+  int st = run_step (s, mode, COMPARE_STEP_EMBED, NULL, s->artifact[mode],
+                     s->artifact[COMPARE_PDUMP], "embedded-embed", &p, NULL);
+  if (st == 0)
+    sample_exe_sizes (s, mode, s->artifact[mode], COMPARE_STEP_EMBEDDED_INPUT);
+  return st;
 }
 
 /* The first word of the first line of PATH, into BUF.  */
@@ -341,11 +375,11 @@ sample_stats (struct scale_run *s, int mode, const struct compare_proc *p, const
   };
   double v;
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    if ((mode == COMPARE_PDUMP || strncmp (keys[i].key, "pdump-", 6) != 0)
+    if ((loads_image (mode) || strncmp (keys[i].key, "pdump-", 6) != 0)
         && compare_kv_number (&kv, keys[i].key, &v))
       sample (s, mode, keys[i].fig, v * keys[i].scale);
   double image_relocs, exe_relocs, relocate;
-  if (mode == COMPARE_PDUMP && compare_kv_number (&kv, "pdump-image-relocs", &image_relocs)
+  if (loads_image (mode) && compare_kv_number (&kv, "pdump-image-relocs", &image_relocs)
       && compare_kv_number (&kv, "pdump-exe-relocs", &exe_relocs))
     {
       double relocs = image_relocs + exe_relocs;
@@ -435,7 +469,9 @@ measure_scale (struct scale_run *s)
     if (s->host->enabled[m])
       {
         path_in (s, s->artifact[m], artifact_name[m]);
-        if ((st = dump_once (s, m, s->artifact[m], false)) != 0)
+        st = dump_step[m] != COMPARE_STEP_COUNT ? dump_once (s, m, s->artifact[m], false)
+                                                : embed_once (s);
+        if (st != 0)
           return st;
       }
   progress (s, "checking the heap digests");
@@ -446,7 +482,7 @@ measure_scale (struct scale_run *s)
   progress (s, what);
   for (int r = 0; r < s->run->opt->runs; r++)
     for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
-      if (s->host->enabled[m])
+      if (s->host->enabled[m] && dump_step[m] != COMPARE_STEP_COUNT)
         {
           char scratch[PATH_MAX];
           path_in (s, scratch, scratch_name[m]);

@@ -18,7 +18,8 @@
 
 static const char *const program_name = "dumper-compare";
 
-const char *const compare_mode_names[COMPARE_MODE_COUNT] = { "cold", "unexec", "pdump" };
+const char *const compare_mode_names[COMPARE_MODE_COUNT] = { "cold", "unexec", "pdump",
+                                                             "embedded" };
 
 static void
 usage (FILE *out)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/compare/table.c: the results as text tables.
 
-   Owns: the layout of the four tables -- the side-by-side comparison
-   of the modes (with the ratios of start-up times), the dumps and their
-   artifacts, the dumps' cost per MiB across scales (with the external
-   anchor), and the pdump loader's detail -- and the formatting of a
+   Owns: the layout of the tables -- the side-by-side comparison of the
+   modes (with the ratios of start-up times, and for an embedded
+   executable its start-up and file size against unexec and a separate
+   image), the dumps and their artifacts, the dumps' cost per MiB across
+   scales (with the external anchor), and the pdump loader's detail --
+   and the formatting of a
    figure as `median (min..max)'.  Columns have fixed widths and every
    header carries its unit, so the output is stable enough to read by eye
    and to diff between runs.  A figure that was not measured prints `-'.  */
@@ -60,12 +62,49 @@ ratio_text (char *buf, size_t size, const struct compare_scale *s, enum compare_
     snprintf (buf, size, "-");
 }
 
+/* The embedded executable against its alternatives at scale S: start-up
+   (ratios of medians) and the files a user ships.  */
+static void
+print_embedded (FILE *out, const struct compare_scale *s)
+{
+  const struct compare_stat *e = s->fig[COMPARE_EMBEDDED];
+  const struct compare_stat *p = s->fig[COMPARE_PDUMP];
+  const struct compare_stat *u = s->fig[COMPARE_UNEXEC];
+  char vs_pdump[32] = "-", vs_unexec[32] = "-", sep_kib[32] = "-", exe_kib[32] = "-",
+    unexec_kib[32] = "-", size_pdump[32] = "-", size_unexec[32] = "-";
+  double r = compare_ratio (s, COMPARE_FIG_START_MS, COMPARE_EMBEDDED, COMPARE_PDUMP);
+  if (r > 0)
+    snprintf (vs_pdump, sizeof vs_pdump, "%.2fx", r);
+  r = compare_ratio (s, COMPARE_FIG_START_MS, COMPARE_EMBEDDED, COMPARE_UNEXEC);
+  if (r > 0)
+    snprintf (vs_unexec, sizeof vs_unexec, "%.1fx", r);
+  value_cell (exe_kib, sizeof exe_kib, &e[COMPARE_FIG_EXE_BYTES], 1024, 0);
+  /* A separate image ships the executable it was made from and the image.  */
+  double separate = e[COMPARE_FIG_INPUT_BYTES].n && p[COMPARE_FIG_ARTIFACT_BYTES].n
+                    ? e[COMPARE_FIG_INPUT_BYTES].median + p[COMPARE_FIG_ARTIFACT_BYTES].median
+                    : 0;
+  if (separate > 0)
+    snprintf (sep_kib, sizeof sep_kib, "%.0f", separate / 1024);
+  value_cell (unexec_kib, sizeof unexec_kib, &u[COMPARE_FIG_EXE_BYTES], 1024, 0);
+  if (e[COMPARE_FIG_EXE_BYTES].n && separate > 0)
+    snprintf (size_pdump, sizeof size_pdump, "%.2fx", e[COMPARE_FIG_EXE_BYTES].median / separate);
+  if (e[COMPARE_FIG_EXE_BYTES].n && u[COMPARE_FIG_EXE_BYTES].n && u[COMPARE_FIG_EXE_BYTES].median > 0)
+    snprintf (size_unexec, sizeof size_unexec, "%.2fx",
+              e[COMPARE_FIG_EXE_BYTES].median / u[COMPARE_FIG_EXE_BYTES].median);
+  fprintf (out, "%5s  embedded: start-up embedded/pdump %s  embedded/unexec %s;  files KiB:"
+           " embedded %s, pdump exe+image %s (%s), unexec exe %s (%s)\n", "", vs_pdump,
+           vs_unexec, exe_kib, sep_kib, size_pdump, unexec_kib, size_unexec);
+}
+
 static void
 print_main (FILE *out, const struct compare_results *r)
 {
+  /* The mode column fits "embedded" only when that mode is there, so
+     tables of the three classic modes keep their layout.  */
+  int w = r->modes[COMPARE_EMBEDDED] ? 8 : 6;
   fprintf (out, "dumper-compare: host %s, %d run%s per figure: median (min..max)\n\n", r->host,
            r->runs, r->runs == 1 ? "" : "s");
-  fprintf (out, "%5s  %-6s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", "scale", "mode",
+  fprintf (out, "%5s  %-*s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", "scale", w, "mode",
            "start-up ms", "dump ms", "size KiB", "RSS KiB", "faults", "dirty KiB", "digest ms");
   for (size_t i = 0; i < r->scale_count; i++)
     {
@@ -83,8 +122,8 @@ print_main (FILE *out, const struct compare_results *r)
           value_cell (faults, sizeof faults, &f[COMPARE_FIG_MINOR_FAULTS], 1, 0);
           value_cell (dirty, sizeof dirty, &f[COMPARE_FIG_PRIVATE_DIRTY_KB], 1, 0);
           value_cell (digest, sizeof digest, &f[COMPARE_FIG_DIGEST_MS], 1, 1);
-          fprintf (out, "%5ld  %-6s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", s->scale,
-                   compare_mode_names[m], start, dump, size, rss, faults, dirty, digest);
+          fprintf (out, "%5ld  %-*s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", s->scale,
+                   w, compare_mode_names[m], start, dump, size, rss, faults, dirty, digest);
         }
       char a[32], b[32], c[32];
       ratio_text (a, sizeof a, s, COMPARE_COLD, COMPARE_UNEXEC);
@@ -92,6 +131,8 @@ print_main (FILE *out, const struct compare_results *r)
       ratio_text (c, sizeof c, s, COMPARE_PDUMP, COMPARE_UNEXEC);
       fprintf (out, "%5s  start-up ratios: cold/unexec %s  cold/pdump %s  pdump/unexec %s;"
                "  heap digest %.16s in every mode\n", "", a, b, c, s->digest[COMPARE_COLD]);
+      if (r->modes[COMPARE_EMBEDDED])
+        print_embedded (out, s);
     }
   fprintf (out,
 "\nstart-up: wall time of a start (cold: the whole cold start, loadup included);\n"
@@ -99,15 +140,21 @@ print_main (FILE *out, const struct compare_results *r)
 "executable (unexec); RSS: peak resident set; faults: minor page faults of a\n"
 "start; dirty: private dirty memory at the end of start-up; digest: the cost of\n"
 "--heap-digest (the walk and the hash, timed by the host).\n");
+  if (r->modes[COMPARE_EMBEDDED])
+    fprintf (out,
+"embedded: one executable holding the pdump image (dumper-embed; not dumped but\n"
+"made from the pdump image, so no dump time; size: what embedding added); its\n"
+"start-up against the separate image and unexec, and the files each ships.\n");
 }
 
 static void
 print_dumps (FILE *out, const struct compare_results *r)
 {
-  if (!r->modes[COMPARE_UNEXEC] && !r->modes[COMPARE_PDUMP])
+  if (!r->modes[COMPARE_UNEXEC] && !r->modes[COMPARE_PDUMP] && !r->modes[COMPARE_EMBEDDED])
     return;
+  int w = r->modes[COMPARE_EMBEDDED] ? 8 : 6;
   fprintf (out, "\ndumps and what they wrote (medians)\n");
-  fprintf (out, "%5s  %-6s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", "scale", "mode",
+  fprintf (out, "%5s  %-*s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", "scale", w, "mode",
            "dump run ms", "write ms", "dump RSS KiB", "file KiB", "added KiB", "hot KiB",
            "cold KiB", "discard KiB");
   for (size_t i = 0; i < r->scale_count; i++)
@@ -122,17 +169,17 @@ print_dumps (FILE *out, const struct compare_results *r)
         value_cell (write, sizeof write, &f[COMPARE_FIG_DUMP_STEP_MS], 1, 1);
         value_cell (rss, sizeof rss, &f[COMPARE_FIG_DUMP_RSS_KB], 1, 0);
         value_cell (file, sizeof file,
-                    &f[m == COMPARE_UNEXEC ? COMPARE_FIG_EXE_BYTES : COMPARE_FIG_ARTIFACT_BYTES],
+                    &f[m != COMPARE_PDUMP ? COMPARE_FIG_EXE_BYTES : COMPARE_FIG_ARTIFACT_BYTES],
                     1024, 0);
-        if (m == COMPARE_UNEXEC)
+        if (m != COMPARE_PDUMP)
           value_cell (added, sizeof added, &f[COMPARE_FIG_ARTIFACT_BYTES], 1024, 0);
         else
           snprintf (added, sizeof added, "-");
         value_cell (hot, sizeof hot, &f[COMPARE_FIG_HOT_BYTES], 1024, 0);
         value_cell (cold, sizeof cold, &f[COMPARE_FIG_COLD_BYTES], 1024, 0);
         value_cell (disc, sizeof disc, &f[COMPARE_FIG_DISCARDABLE_BYTES], 1024, 0);
-        fprintf (out, "%5ld  %-6s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", s->scale,
-                 compare_mode_names[m], run, write, rss, file, added, hot, cold, disc);
+        fprintf (out, "%5ld  %-*s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", s->scale,
+                 w, compare_mode_names[m], run, write, rss, file, added, hot, cold, disc);
       }
   fprintf (out,
 "\ndump run: the whole dumping process (loadup included); write: the back end's\n"
@@ -186,7 +233,8 @@ print_scaling (FILE *out, const struct compare_results *r)
   long pdump_last_scale = 0;
   for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
     {
-      if (!r->modes[m])
+      /* The embedded executable is made, not dumped.  */
+      if (!r->modes[m] || m == COMPARE_EMBEDDED)
         continue;
       double first = 0;
       for (size_t i = 0; i < r->scale_count; i++)

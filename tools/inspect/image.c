@@ -80,7 +80,12 @@ check_first_page (struct insp_image *image, const unsigned char *first,
 
 /* A compressed image, checked: lay it out in memory as the loader does,
    every section decompressed to its image offset (pdump/codec.c, the
-   loader's own code, so a corrupt frame is the same error here).  */
+   loader's own code, so a corrupt frame is the same error here).  The
+   loader never decompresses TYPES and OBJECTS (but for the structural
+   pass), so a frame of theirs that does not decompress is not an error
+   of the image as a whole: the section is left zero and its checksum
+   refuses it when the tables are decoded, as for a damaged OBJECTS of
+   a plain image.  */
 static enum dumper_status
 unpack (struct insp_image *image, char *detail, size_t detail_size)
 {
@@ -106,10 +111,17 @@ unpack (struct insp_image *image, char *detail, size_t detail_size)
   memcpy (logical, image->stored, (size_t) v->header.page_size);
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
+      bool inspection_only = k == PDUMP_SECTION_TYPES || k == PDUMP_SECTION_OBJECTS;
       enum dumper_status st
         = pdump_unpack_section (v, k, logical + v->sections[k].offset,
                                 pdump_read_memory, &src, image->path, detail,
                                 detail_size);
+      if (st != DUMPER_OK && inspection_only && st != DUMPER_E_NOMEM)
+        {
+          memset (logical + v->sections[k].offset, 0, (size_t) v->sections[k].size);
+          detail[0] = '\0';
+          continue;
+        }
       if (st != DUMPER_OK)
         return st;
     }
