@@ -52,6 +52,52 @@ common_write_fully (int fd, const void *data, size_t size)
   return 0;
 }
 
+int
+common_pwrite_fully (int fd, const void *data, size_t size, uint64_t offset)
+{
+  const unsigned char *p = data;
+  while (size > 0)
+    {
+      ssize_t n = pwrite (fd, p, size > (1u << 30) ? (1u << 30) : size,
+                          (off_t) offset);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return errno;
+        }
+      if (n == 0)
+        return EIO;
+      p += n;
+      size -= (size_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
+int
+common_pread_fully (int fd, void *data, size_t size, uint64_t offset)
+{
+  unsigned char *p = data;
+  while (size > 0)
+    {
+      ssize_t n = pread (fd, p, size > (1u << 30) ? (1u << 30) : size,
+                         (off_t) offset);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return errno;
+        }
+      if (n == 0)
+        return EIO;            /* the file is shorter than we wrote */
+      p += n;
+      size -= (size_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
 /* Six characters that make the temporary name unlikely to exist.  */
 static void
 random_suffix (char out[6])
@@ -140,7 +186,7 @@ common_atomic_begin (struct common_atomic *out, const char *path,
   for (int attempt = 0; attempt < 100 && err == EEXIST; attempt++)
     {
       random_suffix (suffix);
-      out->fd = open (out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+      out->fd = open (out->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
                       mode & 07777);
       err = out->fd < 0 ? errno : 0;
     }

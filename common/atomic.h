@@ -33,11 +33,14 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct common_atomic
 {
-  int fd;                     /* the temporary file, open for writing */
+  int fd;                     /* the temporary file, open for reading
+                                 and writing (a writer may read back
+                                 what it wrote: the pdump writer does) */
   char *path;                 /* the target (a copy) */
   char *tmp;                  /* the temporary file's name */
   const char *step;           /* the step that failed, for messages */
@@ -62,6 +65,12 @@ int common_atomic_write (struct common_atomic *out, const void *data,
 
 /* Also usable on any descriptor: write all of DATA to FD.  */
 int common_write_fully (int fd, const void *data, size_t size);
+/* The same at OFFSET (pwrite), and all of SIZE bytes read from OFFSET
+   (pread; EIO at the end of the file), for writers that fill a file out
+   of order.  */
+int common_pwrite_fully (int fd, const void *data, size_t size,
+                         uint64_t offset);
+int common_pread_fully (int fd, void *data, size_t size, uint64_t offset);
 
 /* Sync and close the temporary file, rename it over the target and sync
    the directory.  On failure the temporary file is removed.  Either way

@@ -26,13 +26,16 @@
 
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/atomic.h"
 #include "common/zmem.h"
+#include "hash.h"
 #include "walk.h"
 
 #define NO_PARENT UINT32_MAX
@@ -374,6 +377,48 @@ current_index (const struct pdump_walk *w)
   return w->current ? w->current->index : NO_PARENT;
 }
 
+/* COLD.  Its bytes are final when copied (nothing in them is
+   relocated), so with a file behind it the walk keeps only the last
+   COLD_WINDOW bytes and writes the rest out in order, hashing them.  */
+#define COLD_WINDOW ((uint64_t) 512 << 10)
+
+/* Write COLD's buffer out and empty it.  */
+static bool
+cold_flush (struct pdump_walk *w)
+{
+  size_t used = (size_t) (w->cold.size - w->cold_base);
+  int err = common_pwrite_fully (w->cold_fd, w->cold.data, used, w->cold_base);
+  if (err != 0)
+    {
+      fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
+            "%s: cannot write the image: %s", w->output, strerror (err));
+      return false;
+    }
+  XXH3_64bits_update (w->cold_hash, w->cold.data, used);
+  memset (w->cold.data, 0, used);   /* padding of what comes next */
+  w->cold_base = w->cold.size;
+  return true;
+}
+
+/* Room for SIZE bytes at the end of COLD, aligned to ALIGN: their
+   section offset in *AT and where to copy them; NULL after failing.  */
+static unsigned char *
+cold_place (struct pdump_walk *w, uint64_t size, uint64_t align, uint64_t *at)
+{
+  if (w->cold_fd >= 0 && w->cold.size - w->cold_base > COLD_WINDOW
+      && !cold_flush (w))
+    return NULL;
+  *at = align_up (w->cold.size, align);
+  if (!buf_reserve (&w->cold, *at + size - w->cold_base))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory in the cold section at %zu "
+            "objects", w->object_count);
+      return NULL;
+    }
+  w->cold.size = *at + size;
+  return w->cold.data + (*at - w->cold_base);
+}
+
 /* What the visited map holds for an object, packed so that a later
    reference to it is answered from the map's slot alone (one cache miss
    instead of two): bits 0-15 its type (PDUMP_TYPE_BYTES for a byte
@@ -511,7 +556,8 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   if (t->trace)
     {
       at = align_up (w->hot.size, w->object_align);
-      if (!buf_reserve (&w->hot, at + size) || !bits_reserve (w, at + size))
+      if (!buf_reserve (&w->hot, at + size - w->hot_base)
+          || !bits_reserve (w, at + size))
         {
           fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
                 w->object_count);
@@ -529,17 +575,13 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   else
     {
       /* Pointer-free: copy it now.  */
-      uint64_t cold_at = align_up (w->cold.size, w->object_align);
-      if (!buf_reserve (&w->cold, cold_at + size))
-        {
-          fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
-                w->object_count);
-          return false;
-        }
-      memcpy (w->cold.data + cold_at, (const void *) address, size);
+      uint64_t cold_at;
+      unsigned char *copy = cold_place (w, size, w->object_align, &cold_at);
+      if (copy == NULL)
+        return false;
+      memcpy (copy, (const void *) address, size);
       if (t->fixup)
-        t->fixup ((const void *) address, w->cold.data + cold_at);
-      w->cold.size = cold_at + size;
+        t->fixup ((const void *) address, copy);
       w->cold_object_count++;
       at = cold_at + PDUMP_COLD_BIAS;
     }
@@ -706,15 +748,12 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
     }
   /* An empty block still gets a byte, so it has an address of its own.  */
   size_t stored = length ? length : 1;
-  uint64_t at = align_up (w->cold.size, PDUMP_ALIGN);
-  if (!buf_reserve (&w->cold, at + stored))
-    {
-      fail (w, DUMPER_E_NOMEM, "out of memory in the cold section");
-      return false;
-    }
+  uint64_t at;
+  unsigned char *copy = cold_place (w, stored, PDUMP_ALIGN, &at);
+  if (copy == NULL)
+    return false;
   if (length)
-    memcpy (w->cold.data + at, (const void *) value, length);
-  w->cold.size = at + stored;
+    memcpy (copy, (const void *) value, length);
   if (!record_object (w, entry, PDUMP_TYPE_BYTES, length,
                       at + PDUMP_COLD_BIAS))
     return false;
@@ -752,6 +791,15 @@ field_offset_of (struct pdump_walk *w, const void *field)
   return offset;
 }
 
+/* The copy of the object being traced.  Computed each time: the window
+   moves when it grows (visiting a field places new objects).  */
+static unsigned char *
+current_copy (const struct pdump_walk *w)
+{
+  return w->current_late ? w->late
+         : w->hot.data + (w->current->offset - w->hot_base);
+}
+
 /* Store ENCODED in the current object's copy at FIELD_OFFSET and record
    its relocation.  */
 static void
@@ -769,7 +817,7 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
                   "trace reported the same field twice");
       return;
     }
-  memcpy (w->hot.data + at, &encoded, sizeof encoded);
+  memcpy (current_copy (w) + field_offset, &encoded, sizeof encoded);
   if (kind == VALUE_IMAGE)
     {
       *image |= bit;
@@ -791,7 +839,7 @@ static uintptr_t
 copied_value (const struct pdump_walk *w, size_t field_offset)
 {
   uintptr_t value;
-  memcpy (&value, w->hot.data + w->current->offset + field_offset, sizeof value);
+  memcpy (&value, current_copy (w) + field_offset, sizeof value);
   return value;
 }
 
@@ -967,21 +1015,101 @@ queue_code (struct dumper_tracer *t, const void *field)
 /* ------------------------------------------------------------------ */
 /* The walk.  */
 
+/* The HOT window.  HOT is written to the file as the walk goes, so
+   its memory is a window, not the whole section.  Objects get their
+   offsets when met and their bytes when traced, later, in stack order;
+   almost all are traced soon after, within a few MiB of the end of HOT
+   (at loadup scale 16, 22 thousand of 1.1 million objects lie more
+   than 4 MiB back when traced).  So the window keeps the last
+   HOT_WINDOW_KEEP bytes and writes out what lies before once it holds
+   HOT_WINDOW_MAX; an object traced below the window is copied to a
+   scratch buffer and written to its place on its own.  Bytes not yet
+   traced go out as zeros and are overwritten then.  */
+#define HOT_WINDOW_MAX ((uint64_t) 2 << 20)
+#define HOT_WINDOW_KEEP ((uint64_t) 512 << 10)
+
+/* Write HOT's bytes [hot_base, END) to the file and drop them from the
+   window.  */
+static bool
+hot_flush (struct pdump_walk *w, uint64_t end)
+{
+  size_t gone = (size_t) (end - w->hot_base);
+  size_t used = (size_t) (w->hot.size - w->hot_base);
+  int err = common_pwrite_fully (w->hot_fd, w->hot.data, gone,
+                                 w->hot_file_offset + w->hot_base);
+  if (err != 0)
+    {
+      fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
+            "%s: cannot write the image: %s", w->output, strerror (err));
+      return false;
+    }
+  memmove (w->hot.data, w->hot.data + gone, used - gone);
+  /* New objects find zeros (padding); the kernel's zero pages are only
+     had by allocating again, so clear the tail once.  */
+  memset (w->hot.data + used - gone, 0, gone);
+  w->hot_base = end;
+  return true;
+}
+
+/* Make room for the copy of ITEM when the window has passed it.  */
+static bool
+hot_late (struct pdump_walk *w, const struct pdump_work *item)
+{
+  if (item->size > w->late_capacity)
+    {
+      unsigned char *late = realloc (w->late, item->size);
+      if (late == NULL)
+        {
+          fail (w, DUMPER_E_NOMEM, "out of memory for a %" PRIu64
+                "-byte object", item->size);
+          return false;
+        }
+      w->late = late;
+      w->late_capacity = item->size;
+    }
+  return true;
+}
+
 /* Copy and trace everything on the stack.  */
 static void
 drain (struct pdump_walk *w)
 {
   while (w->stack_size > 0 && w->status == DUMPER_OK)
     {
+      if (w->hot_fd >= 0 && w->hot.size - w->hot_base > HOT_WINDOW_MAX
+          && !hot_flush (w, (w->hot.size - HOT_WINDOW_KEEP) & ~UINT64_C (4095)))
+        return;
       struct pdump_work item = w->stack[--w->stack_size];
       const struct dumper_type *t = &w->heap->types[item.type];
-      memcpy (w->hot.data + item.offset, item.src, item.size);
-      if (t->fixup)
-        t->fixup (item.src, w->hot.data + item.offset);
       w->current = &item;
+      w->current_late = item.offset < w->hot_base;
+      if (w->current_late && !hot_late (w, &item))
+        return;
+      memcpy (current_copy (w), item.src, item.size);
+      if (t->fixup)
+        t->fixup (item.src, current_copy (w));
       t->trace (item.src, &w->tracer);
       handle_fields (w);
       w->current = NULL;
+      if (w->current_late && w->status == DUMPER_OK)
+        {
+          /* Its bytes below the window go to the file; any above belong
+             to the window, which will write them (zeros there would
+             overwrite the file otherwise).  */
+          uint64_t below = item.size;
+          if (item.offset + item.size > w->hot_base)
+            {
+              below = w->hot_base - item.offset;
+              memcpy (w->hot.data, w->late + below, item.size - below);
+            }
+          int err = common_pwrite_fully (w->hot_fd, w->late, below,
+                                         w->hot_file_offset + item.offset);
+          if (err != 0)
+            fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
+                  "%s: cannot write the image: %s", w->output, strerror (err));
+          w->late_count++;
+        }
+      w->current_late = false;
     }
 }
 
@@ -1116,9 +1244,21 @@ build_code_targets (struct pdump_walk *w)
 }
 
 enum dumper_status
-pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
+pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
+                int hot_fd, uint64_t hot_file_offset, int cold_fd)
 {
   memset (w, 0, sizeof *w);
+  w->hot_fd = hot_fd;
+  w->hot_file_offset = hot_file_offset;
+  w->cold_fd = cold_fd;
+  if (cold_fd >= 0)
+    {
+      w->cold_hash = XXH3_createState ();
+      if (w->cold_hash == NULL)
+        return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
+      XXH3_64bits_reset (w->cold_hash);
+    }
+  w->output = req->output;
   w->tracer.word = queue_word;
   w->tracer.ptr = queue_ptr;
   w->tracer.bytes = queue_bytes;
@@ -1157,6 +1297,10 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req)
 
   for (size_t i = 0; i < w->entry_count && w->status == DUMPER_OK; i++)
     walk_entry (w, i);
+  if (w->status == DUMPER_OK && w->hot_fd >= 0 && w->hot.size > w->hot_base)
+    hot_flush (w, w->hot.size);
+  if (w->status == DUMPER_OK && w->cold_fd >= 0 && cold_flush (w))
+    w->cold_checksum = XXH3_64bits_digest (w->cold_hash);
   return w->status;
 }
 
@@ -1164,7 +1308,9 @@ void
 pdump_walk_free (struct pdump_walk *w)
 {
   buf_free (&w->hot);
+  free (w->late);
   buf_free (&w->cold);
+  XXH3_freeState (w->cold_hash);
   common_zfree (w->image_bits, w->image_bits_words * sizeof (uint64_t));
   common_zfree (w->exe_bits, w->image_bits_words * sizeof (uint64_t));
   free (w->exe_relocs.data);

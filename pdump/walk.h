@@ -88,9 +88,28 @@ struct pdump_walk
   struct common_maps maps;
   uintptr_t image_start, image_end;   /* a loaded image, if any */
 
-  /* Outputs.  */
+  /* Outputs.  HOT's bytes below hot_base are already in the output
+     file (at hot_file_offset + their offset) when hot_fd >= 0; the
+     buffer holds [hot_base, hot.size), hot.size being the end of HOT.  */
   struct pdump_buf hot;
+  int hot_fd;
+  const char *output;       /* its name, for messages */
+  uint64_t hot_file_offset;
+  uint64_t hot_base;
+  bool current_late;        /* the object being traced lies below
+                               hot_base: its copy is in LATE */
+  unsigned char *late;
+  size_t late_capacity;
+  uint64_t late_count;      /* objects filled below hot_base */
+  /* COLD, which only grows at its end, goes to COLD_FD (a nameless
+     temporary file; write.c copies it into place) when that is >= 0:
+     the buffer holds [cold_base, cold.size), and cold_hash the
+     checksum of what went out.  */
   struct pdump_buf cold;
+  int cold_fd;
+  uint64_t cold_base;
+  void *cold_hash;          /* XXH3_state_t */
+  uint64_t cold_checksum;   /* when the walk ends, with COLD_FD >= 0 */
   uint64_t *image_bits;     /* one bit per HOT word */
   uint64_t *exe_bits;       /* HOT words with another relocation (for
                                the double-report check) */
@@ -131,9 +150,15 @@ struct pdump_walk
 };
 
 /* Walk everything the registry reaches.  On failure returns the status
-   with WALK->detail filled in.  */
+   with WALK->detail filled in.  With HOT_FD >= 0, HOT goes to that file
+   at HOT_FILE_OFFSET as the walk proceeds (its final place: the memory
+   it takes stays a window of a few MiB, whatever the image's size) and
+   the walk's buffer ends empty; with -1 it stays in WALK->hot.  COLD
+   likewise goes to COLD_FD from its start, when that is >= 0.  */
 enum dumper_status pdump_walk_run (struct pdump_walk *walk,
-                                   const struct pdump_write_request *req);
+                                   const struct pdump_write_request *req,
+                                   int hot_fd, uint64_t hot_file_offset,
+                                   int cold_fd);
 
 void pdump_walk_free (struct pdump_walk *walk);
 

@@ -84,30 +84,93 @@ encode_types (const struct dumper_heap *heap, size_t *size)
   return out;
 }
 
-/* Rewrite the walk's offsets into file offsets, now that HOT and COLD
-   have their places.  */
-static void
-finalise_offsets (struct pdump_walk *w, uint64_t hot_offset, uint64_t cold_offset)
+/* The file offset of HOT: header and section table fit in the first
+   page.  */
+static uint64_t
+page_size_of (void)
 {
-  size_t words = (size_t) ((w->hot.size / 8 + 63) / 64);
-  for (size_t i = 0; i < words; i++)
+  long page = sysconf (_SC_PAGESIZE);
+  return page > 4096 ? (uint64_t) page : 4096;
+}
+
+/* Rewrite the image relocations of HOT words [FIRST_WORD, ...) held at
+   DATA (BYTES bytes) into file offsets.  True when one was rewritten.  */
+static bool
+patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
+             size_t first_word, uint64_t hot_offset, uint64_t cold_offset)
+{
+  bool patched = false;
+  size_t first = first_word / 64, end = (first_word + bytes / 8 + 63) / 64;
+  for (size_t i = first; i < end; i++)
     for (uint64_t bits = w->image_bits[i]; bits; bits &= bits - 1)
       {
-        size_t word = i * 64 + (size_t) __builtin_ctzll (bits);
+        size_t word = i * 64 + (size_t) __builtin_ctzll (bits) - first_word;
         uint64_t value;
-        memcpy (&value, w->hot.data + word * 8, 8);
+        memcpy (&value, data + word * 8, 8);
         value = pdump_walk_file_offset (value, hot_offset, cold_offset);
-        memcpy (w->hot.data + word * 8, &value, 8);
+        memcpy (data + word * 8, &value, 8);
+        patched = true;
       }
+  return patched;
+}
+
+/* HOT already in the file (a streamed walk): read it back in chunks,
+   rewrite its relocations, checksum it and write back what changed.
+   The chunks are whole bitmap words (512 bytes of HOT each).  Returns 0
+   or an errno.  */
+#define PATCH_CHUNK ((size_t) 512 << 10)
+
+static int
+finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
+                       uint64_t cold_offset, uint64_t *checksum)
+{
+  XXH3_state_t *state = XXH3_createState ();
+  unsigned char *chunk = malloc (PATCH_CHUNK);
+  int err = state && chunk ? 0 : ENOMEM;
+  if (err == 0)
+    XXH3_64bits_reset (state);
+  for (uint64_t at = 0; err == 0 && at < w->hot.size; at += PATCH_CHUNK)
+    {
+      size_t n = w->hot.size - at < PATCH_CHUNK ? (size_t) (w->hot.size - at)
+                                                : PATCH_CHUNK;
+      err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
+      if (err == 0
+          && patch_words (w, chunk, n, (size_t) (at / 8), hot_offset,
+                          cold_offset))
+        err = common_pwrite_fully (w->hot_fd, chunk, n, hot_offset + at);
+      if (err == 0)
+        XXH3_64bits_update (state, chunk, n);
+    }
+  if (err == 0)
+    *checksum = XXH3_64bits_digest (state);
+  free (chunk);
+  XXH3_freeState (state);
+  return err;
+}
+
+/* Rewrite the walk's offsets into file offsets, now that HOT and COLD
+   have their places, and checksum HOT.  Returns 0 or an errno.  */
+static int
+finalise_offsets (struct pdump_walk *w, uint64_t hot_offset,
+                  uint64_t cold_offset, uint64_t *hot_checksum)
+{
   for (size_t i = 0; i < w->record_count; i++)
     if (w->records[i].value_kind == PDUMP_VALUE_IMAGE)
       w->records[i].value = pdump_walk_file_offset (w->records[i].value,
                                                     hot_offset, cold_offset);
+  if (w->hot_fd >= 0)
+    return finalise_streamed_hot (w, hot_offset, cold_offset, hot_checksum);
+  patch_words (w, w->hot.data, (size_t) w->hot.size, 0, hot_offset,
+               cold_offset);
+  *hot_checksum = XXH3_64bits (w->hot.data, (size_t) w->hot.size);
+  return 0;
 }
 
+/* Place a section after the last; CONTENT NULL: already in the file.  */
 static void
-set_section (struct layout *l, enum section_slot slot, uint32_t kind,
-             const void *content, uint64_t size, uint64_t count, uint64_t align)
+set_section_sum (struct layout *l, enum section_slot slot, uint32_t kind,
+                 const void *content, uint64_t size, uint64_t count,
+                 uint64_t align, uint64_t checksum)
 {
   struct pdump_section *s = &l->sections[slot];
   memset (s, 0, sizeof *s);
@@ -115,12 +178,20 @@ set_section (struct layout *l, enum section_slot slot, uint32_t kind,
   s->offset = align_up (l->end, align);
   s->size = size;
   s->count = count;
-  s->checksum = XXH3_64bits (content, size);
+  s->checksum = checksum;
   s->stored_offset = s->offset;
   s->stored_size = size;
   l->content[slot] = content;
   l->stored[slot] = content;
   l->end = s->offset + size;
+}
+
+static void
+set_section (struct layout *l, enum section_slot slot, uint32_t kind,
+             const void *content, uint64_t size, uint64_t count, uint64_t align)
+{
+  set_section_sum (l, slot, kind, content, size, count, align,
+                   XXH3_64bits (content, size));
 }
 
 /* Store every non-empty section compressed, in section order after the
@@ -155,14 +226,19 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
               struct layout *l)
 {
   memset (l, 0, sizeof *l);
-  long page = sysconf (_SC_PAGESIZE);
-  l->page_size = page > 4096 ? (uint64_t) page : 4096;
+  l->page_size = page_size_of ();
 
   /* Header and section table fit in the first page.  */
   l->end = l->page_size;
   uint64_t hot_offset = l->end;
   uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
-  finalise_offsets (w, hot_offset, cold_offset);
+  uint64_t hot_checksum = 0;
+  int err = finalise_offsets (w, hot_offset, cold_offset, &hot_checksum);
+  if (err != 0)
+    {
+      errno = err;
+      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO;
+    }
   /* qsort's base must not be NULL, even for zero elements (UBSan).  */
   if (w->exe_relocs.size > 0)
     qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t),
@@ -178,10 +254,16 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   if (l->owned[S_TYPES] == NULL || objects == NULL)
     return DUMPER_E_NOMEM;
 
-  set_section (l, S_HOT, PDUMP_SECTION_HOT, w->hot.data, w->hot.size,
-               w->hot_object_count, l->page_size);
-  set_section (l, S_COLD, PDUMP_SECTION_COLD, w->cold.data, w->cold.size,
-               w->cold_object_count + w->block_count, l->page_size);
+  set_section_sum (l, S_HOT, PDUMP_SECTION_HOT,
+                   w->hot_fd >= 0 ? NULL : w->hot.data, w->hot.size,
+                   w->hot_object_count, l->page_size, hot_checksum);
+  if (w->cold_fd >= 0)
+    set_section_sum (l, S_COLD, PDUMP_SECTION_COLD, NULL, w->cold.size,
+                     w->cold_object_count + w->block_count, l->page_size,
+                     w->cold_checksum);
+  else
+    set_section (l, S_COLD, PDUMP_SECTION_COLD, w->cold.data, w->cold.size,
+                 w->cold_object_count + w->block_count, l->page_size);
   set_section (l, S_RELOC_IMAGE, PDUMP_SECTION_RELOC_IMAGE, w->image_bits,
                bitmap_bytes, w->image_reloc_count, l->page_size);
   set_section (l, S_RELOC_EXE, PDUMP_SECTION_RELOC_EXE, w->exe_relocs.data,
@@ -246,98 +328,151 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 /* ------------------------------------------------------------------ */
 /* Writing.  */
 
-/* Write all of DATA to FD; errno tells why not.  */
-static bool
-write_fully (int fd, const void *data, size_t size)
+/* Copy SIZE bytes from the start of FROM to FD at OFFSET: in the kernel
+   when it can (copy_file_range), else through a buffer.  */
+static int
+copy_in (int from, int fd, uint64_t size, uint64_t offset)
 {
-  int err = common_write_fully (fd, data, size);
-  errno = err;
-  return err == 0;
-}
-
-static bool
-write_zeros (int fd, uint64_t count)
-{
-  static const unsigned char zeros[4096];
-  while (count > 0)
+  loff_t in = 0, out = (loff_t) offset;
+  while (size > 0)
     {
-      size_t n = count > sizeof zeros ? sizeof zeros : (size_t) count;
-      if (!write_fully (fd, zeros, n))
-        return false;
-      count -= n;
+      ssize_t n = copy_file_range (from, &in, fd, &out,
+                                   size > (1u << 30) ? (1u << 30) : size, 0);
+      if (n > 0)
+        {
+          size -= (uint64_t) n;
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n == 0 || (errno != EXDEV && errno != ENOSYS && errno != EINVAL
+                     && errno != EOPNOTSUPP))
+        return n == 0 ? EIO : errno;
+      break;   /* no kernel copy here: by hand */
     }
-  return true;
+  enum { CHUNK = 1 << 20 };
+  unsigned char *buf = size ? malloc (CHUNK) : NULL;
+  if (size && buf == NULL)
+    return ENOMEM;
+  int err = 0;
+  while (err == 0 && size > 0)
+    {
+      size_t n = size < CHUNK ? (size_t) size : CHUNK;
+      err = common_pread_fully (from, buf, n, (uint64_t) in);
+      if (err == 0)
+        err = common_pwrite_fully (fd, buf, n, (uint64_t) out);
+      in += (loff_t) n;
+      out += (loff_t) n;
+      size -= n;
+    }
+  free (buf);
+  return err;
 }
 
-static bool
-write_layout (int fd, const struct layout *l)
+/* Write the header, the section table and every section not already
+   in the file at their offsets (COLD from COLD_FD when >= 0).  What lies
+   between stays a hole, which reads as zeros (the file is new), up to
+   the end of the image.  */
+static int
+write_layout (int fd, const struct layout *l, int cold_fd)
 {
-  uint64_t at = 0;
-  if (!write_fully (fd, &l->header, sizeof l->header)
-      || !write_fully (fd, l->sections, sizeof l->sections))
-    return false;
-  at = sizeof l->header + sizeof l->sections;
-  for (int s = 0; s < S_COUNT; s++)
+  int err = common_pwrite_fully (fd, &l->header, sizeof l->header, 0);
+  if (err == 0)
+    err = common_pwrite_fully (fd, l->sections, sizeof l->sections,
+                               sizeof l->header);
+  for (int s = 0; err == 0 && s < S_COUNT; s++)
     {
       const struct pdump_section *sec = &l->sections[s];
-      if (!write_zeros (fd, sec->stored_offset - at)
-          || (sec->stored_size
-              && !write_fully (fd, l->stored[s], sec->stored_size)))
-        return false;
-      at = sec->stored_offset + sec->stored_size;
+      if (sec->stored_size && l->stored[s])
+        err = common_pwrite_fully (fd, l->stored[s], sec->stored_size,
+                                   sec->stored_offset);
+      else if (sec->size && s == S_COLD && cold_fd >= 0)
+        err = copy_in (cold_fd, fd, sec->size, sec->offset);
     }
-  return true;
+  if (err == 0 && ftruncate (fd, (off_t) l->end) != 0)
+    err = errno;
+  return err;
 }
 
+/* The message and status of a failed output step.  */
 static enum dumper_status
-write_file (const char *output, const struct layout *l, char *detail,
-            size_t detail_size)
+output_failed (const struct pdump_write_request *req, int err,
+               const char *step)
 {
-  struct common_atomic out;
-  int err = common_atomic_begin (&out, output, "tmp", 0644, false);
-  if (err != 0)
-    {
-      snprintf (detail, detail_size, "%s: cannot create the image: %s",
-                output, strerror (err));
-      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_OUTPUT;
-    }
-  if (!write_layout (out.fd, l))
-    {
-      err = errno;
-      common_atomic_abort (&out);
-    }
-  else
-    err = common_atomic_commit (&out);
-  if (err != 0)
-    {
-      bool renaming = strcmp (out.step, "rename") == 0;
-      snprintf (detail, detail_size, renaming
-                ? "%s: cannot rename the finished image into place: %s"
-                : "%s: cannot write the image: %s", output, strerror (err));
-      return renaming ? DUMPER_E_OUTPUT : DUMPER_E_IO;
-    }
-  return DUMPER_OK;
+  bool renaming = step && strcmp (step, "rename") == 0;
+  snprintf (req->detail, req->detail_size, renaming
+            ? "%s: cannot rename the finished image into place: %s"
+            : "%s: cannot write the image: %s", req->output, strerror (err));
+  return err == ENOMEM ? DUMPER_E_NOMEM
+         : renaming ? DUMPER_E_OUTPUT : DUMPER_E_IO;
 }
 
 enum dumper_status
 pdump_write (const struct pdump_write_request *req)
 {
   double t0 = pdump_now ();
+  /* The temporary file first: the walk writes HOT into it as it goes.  */
+  struct common_atomic out;
+  int err = common_atomic_begin (&out, req->output, "tmp", 0644, false);
+  if (err != 0)
+    {
+      snprintf (req->detail, req->detail_size, "%s: cannot create the "
+                "image: %s", req->output, strerror (err));
+      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_OUTPUT;
+    }
+  /* COLD goes to a nameless file beside the image until HOT's end is
+     known; without O_TMPFILE it stays in memory.  A compressed image
+     keeps HOT and COLD in memory (sections are packed whole), and so
+     does the environment variable DUMPER_PDUMP_IN_MEMORY, the write of
+     before issue 17 (tests check both ways give the same bytes).  */
+  bool in_memory = getenv ("DUMPER_PDUMP_IN_MEMORY") != NULL
+                   || req->codec != PDUMP_CODEC_NONE;   /* packed whole */
+  int cold_fd = -1;
+#ifdef O_TMPFILE
+  if (!in_memory)
+  {
+    const char *slash = strrchr (req->output, '/');
+    char *dir = slash ? strndup (req->output, (size_t) (slash - req->output))
+                      : strdup (".");
+    if (dir)
+      cold_fd = open (dir[0] ? dir : "/", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    free (dir);
+  }
+#endif
   struct pdump_walk walk;
-  enum dumper_status st = pdump_walk_run (&walk, req);
+  enum dumper_status st = pdump_walk_run (&walk, req,
+                                          in_memory ? -1 : out.fd,
+                                          page_size_of (), cold_fd);
   double t1 = pdump_now ();
   struct layout l;
   memset (&l, 0, sizeof l);
   if (st == DUMPER_OK)
     {
       st = build_layout (&walk, req, &l);
-      if (st != DUMPER_OK)
+      if (st == DUMPER_E_IO)
+        st = output_failed (req, errno, NULL);
+      else if (st != DUMPER_OK)
         snprintf (req->detail, req->detail_size,
                   "%s: out of memory laying out the image", req->output);
     }
   double t2 = pdump_now ();
   if (st == DUMPER_OK)
-    st = write_file (req->output, &l, req->detail, req->detail_size);
+    {
+      err = write_layout (out.fd, &l, cold_fd);
+      if (err == 0)
+        {
+          err = common_atomic_commit (&out);
+          if (err != 0)
+            st = output_failed (req, err, out.step);
+        }
+      else
+        {
+          common_atomic_abort (&out);
+          st = output_failed (req, err, NULL);
+        }
+    }
+  else
+    common_atomic_abort (&out);
   if (st == DUMPER_OK)
     {
       struct pdump_dump_stats *s = &pdump_dump_stats_;
@@ -370,5 +505,7 @@ pdump_write (const struct pdump_write_request *req)
       free (l.packed[i]);
     }
   pdump_walk_free (&walk);
+  if (cold_fd >= 0)
+    close (cold_fd);
   return st;
 }
