@@ -220,6 +220,8 @@ place_unpack (struct placement *p, const struct pdump_view *view,
               struct pdump_unpack *hot_unpack,
               const struct pdump_load_request *req, enum dumper_status *st)
 {
+  /* Cleared first: a failure before pdump_unpack_begin releases it.  */
+  memset (hot_unpack, 0, sizeof *hot_unpack);
   const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
   uint64_t size = view->header.image_size;
   size_t region_size = size + HUGE_PAGE;
