@@ -105,7 +105,10 @@ run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
                                                  sizeof detail);
   *tables_status = status;
   if (status != DUMPER_OK)
-    return status;
+    {
+      insp_image_free (&image);
+      return status;
+    }
   status = insp_image_verify (&image, NULL, detail, sizeof detail);
   insp_image_verify (&image, &fake_layout, detail, sizeof detail);
 
@@ -121,6 +124,7 @@ run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
       insp_graph_free (&graph);
     }
   insp_tables_free (&tables);
+  insp_image_free (&image);
   return status;
 }
 

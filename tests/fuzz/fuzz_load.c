@@ -204,10 +204,13 @@ inspect_check (unsigned char *bytes, size_t size)
   struct insp_image image;
   enum dumper_status st = insp_image_attach (&image, "fuzz-input", bytes, size,
                                              NULL, detail, sizeof detail);
-  if (st != DUMPER_OK)
-    return st;
-  struct pdump_exe exe = fuzz_fake_layout (0);
-  return insp_image_verify (&image, &exe, detail, sizeof detail);
+  if (st == DUMPER_OK)
+    {
+      struct pdump_exe exe = fuzz_fake_layout (0);
+      st = insp_image_verify (&image, &exe, detail, sizeof detail);
+    }
+  insp_image_free (&image);
+  return st;
 }
 
 void

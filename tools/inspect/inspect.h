@@ -69,7 +69,9 @@ enum dumper_status insp_image_read (struct insp_image *image,
                                     char *detail, size_t detail_size);
 
 /* The same header check on SIZE bytes already in memory (BYTES must be
-   8-byte aligned and stay valid; they are not copied).  */
+   8-byte aligned and stay valid; they are not copied).  A compressed
+   image is decompressed into memory IMAGE owns: call insp_image_free
+   afterwards, whatever the status.  */
 enum dumper_status insp_image_attach (struct insp_image *image,
                                       const char *path,
                                       unsigned char *bytes, uint64_t size,
