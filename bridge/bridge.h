@@ -142,6 +142,17 @@ const char *bridge_exe_path (void);
    storage, or NULL on allocation failure.  */
 char *bridge_image_beside (const char *exe);
 
+/* The main program's PT_LOAD segments (its statics and code), read
+   from memory with dl_iterate_phdr.  */
+struct bridge_exe_span
+{
+  uintptr_t start[16], end[16];
+  int count;
+};
+void bridge_exe_span (struct bridge_exe_span *span);
+bool bridge_exe_span_contains (const struct bridge_exe_span *span,
+                               uintptr_t address);
+
 /* The fallback directory for images (dumper_set_image_dir).  */
 const char *bridge_image_dir (void);
 
@@ -161,7 +172,72 @@ struct dumper_start_info *bridge_start_info_mut (void);
 bool bridge_startup_swap_started (bool value);
 
 /* ------------------------------------------------------------------ */
+/* Address-to-size maps (blockmap.c).  Zero-initialise before use.  */
+
+struct bridge_block
+{
+  uintptr_t start;          /* 0: empty slot */
+  size_t size;
+};
+
+struct bridge_blockmap
+{
+  struct bridge_block *slots;
+  size_t mask;              /* capacity - 1; capacity a power of two */
+  unsigned shift;           /* 64 - log2 (capacity) */
+  size_t count;
+};
+
+/* Insert or replace START; false when out of memory.  */
+bool bridge_blockmap_put (struct bridge_blockmap *m, uintptr_t start,
+                          size_t size);
+/* The entry of START, or NULL.  The caller may set BRIDGE_BLOCK_SEEN
+   in its size (a mark for a walk; bridge_blockmap_clear_seen).  */
+struct bridge_block *bridge_blockmap_get (const struct bridge_blockmap *m,
+                                          uintptr_t start);
+#define BRIDGE_BLOCK_SEEN ((size_t) 1 << (sizeof (size_t) * 8 - 1))
+void bridge_blockmap_clear_seen (struct bridge_blockmap *m);
+/* Remove START; false when it was not there.  */
+bool bridge_blockmap_remove (struct bridge_blockmap *m, uintptr_t start);
+/* The entry whose [start, start + size) holds ADDRESS, or NULL.  A
+   linear scan: for error messages only.  */
+const struct bridge_block *
+bridge_blockmap_containing (const struct bridge_blockmap *m, uintptr_t address);
+void bridge_blockmap_free (struct bridge_blockmap *m);
+
+/* ------------------------------------------------------------------ */
+/* The check before a dump (refcheck.c), common to both back ends.  */
+
+/* Walk everything the registry reaches through the heap description
+   and refuse a traced pointer that is neither into the executable, nor
+   a loaded image, nor the start of a live dumper_alloc block: into the
+   middle of a block (DUMPER_E_INTERIOR_POINTER) or to memory not from
+   dumper_alloc (DUMPER_E_FOREIGN_POINTER), with the detail naming the
+   type, the field offset and the address.  */
+enum dumper_status bridge_check_references (const struct dumper_heap *heap);
+
+/* ------------------------------------------------------------------ */
 /* Allocation (alloc.c).  */
+
+/* Called by dumper_startup once it knows whether this run dumps: the
+   live blocks are tracked (for bridge_check_references) only in a
+   dumping run; other runs drop the table.  */
+void bridge_alloc_track (bool track);
+
+/* The live blocks of dumper_alloc, filled for a check: in unexec
+   builds from the arena, otherwise the tracked table.  The map is the
+   allocator's; do not free it.  */
+enum dumper_status bridge_alloc_blocks (struct bridge_blockmap **blocks,
+                                        uintptr_t *managed_start,
+                                        uintptr_t *managed_end);
+/* True when ADDRESS is the start of a live dumper_alloc block (as far
+   as bridge_alloc_blocks knows; false outside a dumping run of a
+   pdumper or none build).  DATA is unused: the pdump lint's callback.  */
+bool bridge_alloc_block_p (uintptr_t address, void *data);
+
+/* Done with the blocks of bridge_alloc_blocks (unexec: the list built
+   for the check is freed, so the dumped data does not carry it).  */
+void bridge_alloc_blocks_release (void);
 
 /* The bridge's own bookkeeping memory; from the arena in unexec builds
    (so a dumped executable keeps it), otherwise malloc.  */

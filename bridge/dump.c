@@ -31,6 +31,15 @@ dumper_expect_objects (size_t count)
   expected_objects = count;
 }
 
+/* dumper_set_strict_lint.  */
+static bool strict_lint;
+
+void
+dumper_set_strict_lint (bool strict)
+{
+  strict_lint = strict;
+}
+
 #if DUMPER_WITH_PDUMPER
 /* The compression of the images dump_pdump writes.  */
 static unsigned compress_codec;
@@ -99,7 +108,9 @@ dump_pdump (const char *output)
     .entries = records, .entry_count = count, .fingerprint = fingerprint,
     .detail = detail, .detail_size = sizeof detail,
     .expected_objects = expected_objects,
-    .codec = compress_codec, .level = compress_level
+    .codec = compress_codec, .level = compress_level,
+    .warn = bridge_warning_sink, .warn_data = NULL, .lint_strict = strict_lint,
+    .heap_block = bridge_alloc_block_p, .heap_block_data = NULL
   };
   st = pdump_write (&req);
   free (records);
@@ -124,9 +135,16 @@ dump_unexec (const char *output)
   struct unexec_request req = {
     output, bridge_warning_sink, NULL, detail, sizeof detail
   };
+  /* The start information of this run (its timings above all) is set
+     again by the dumped program's dumper_startup; saved as it is, it
+     would make two dumps of one state differ.  */
+  struct dumper_start_info *info = bridge_start_info_mut ();
+  struct dumper_start_info saved_info = *info;
+  memset (info, 0, sizeof *info);
   bool was_started = bridge_startup_swap_started (false);
   enum dumper_status st = unexec_write (&req);
   bridge_startup_swap_started (was_started);
+  *info = saved_info;
   bridge_set_flags (&saved);
   if (st != DUMPER_OK)
     return bridge_fail_detail (st, detail);
@@ -154,6 +172,9 @@ dumper_dump (const char *output)
     return bridge_fail (DUMPER_E_STATE,
                         "dumper_dump called before the heap was initialised "
                         "(call dumper_mark_initialized after the cold init)");
+  enum dumper_status st = bridge_check_references (bridge_heap ());
+  if (st != DUMPER_OK)
+    return st;
 #if DUMPER_WITH_PDUMPER
   return dump_pdump (output);
 #elif DUMPER_WITH_UNEXEC

@@ -42,6 +42,7 @@ static const struct
   [DUMPER_E_EXE] = { "executable cannot be used for dumping", 93 },
   [DUMPER_E_NO_FINGERPRINT] = { "executable has no build fingerprint", 94 },
   [DUMPER_E_REGISTRATION] = { "undeclared or invalid registration", 95 },
+  [DUMPER_E_INTERIOR_POINTER] = { "heap holds a pointer into the middle of an object", 96 },
 };
 
 static _Thread_local char detail[1024];

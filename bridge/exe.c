@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -93,4 +94,37 @@ bridge_verify_mode (enum dumper_verify *mode)
   *mode = verify_override >= 0 ? (enum dumper_verify) verify_override
                                : DUMPER_DEFAULT_VERIFY;
   return DUMPER_OK;
+}
+
+static int
+collect_main (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  struct bridge_exe_span *span = data;
+  int max = (int) (sizeof span->start / sizeof span->start[0]);
+  for (int i = 0; i < info->dlpi_phnum && span->count < max; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD)
+      {
+        span->start[span->count] = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        span->end[span->count] = span->start[span->count]
+                                 + info->dlpi_phdr[i].p_memsz;
+        span->count++;
+      }
+  return 1;   /* the first object is the main program */
+}
+
+void
+bridge_exe_span (struct bridge_exe_span *span)
+{
+  span->count = 0;
+  dl_iterate_phdr (collect_main, span);
+}
+
+bool
+bridge_exe_span_contains (const struct bridge_exe_span *span, uintptr_t address)
+{
+  for (int i = 0; i < span->count; i++)
+    if (address >= span->start[i] && address < span->end[i])
+      return true;
+  return false;
 }

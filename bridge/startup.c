@@ -199,6 +199,9 @@ load_image (const char *path, bool check_only, bool embedded)
   size_t entry_count = 0;
   double t0 = bridge_now ();
   st = pdump_load (&req, &entries, &entry_count);
+  if (st == DUMPER_E_IMAGE_FINGERPRINT)
+    return bridge_fail (st, "%s; or start without it: --no-dump-file",
+                        detail);
   if (st != DUMPER_OK)
     return bridge_fail_detail (st, detail);
   if (check_only)
@@ -373,6 +376,7 @@ dumper_startup (int *argc, char ***argv)
 
   bool check_only = getenv ("DUMPER_PDUMP_CHECK_ONLY") != NULL;
   (void) check_only;
+  bridge_alloc_track (args.dump != BRIDGE_DUMP_NONE);
   struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
   flags.will_dump_ = args.dump != BRIDGE_DUMP_NONE;
   flags.will_dump_with_unexec_ = args.dump == BRIDGE_DUMP_UNEXEC;
@@ -416,6 +420,17 @@ dumper_startup (int *argc, char ***argv)
       if (path)
         {
           st = load_image (path, false, embedded);
+          if (st == DUMPER_E_IMAGE_FINGERPRINT && !args.dump_file
+              && args.dump != BRIDGE_DUMP_NONE)
+            {
+              /* A dumping run rebuilds the image its build needs; a
+                 stale one found by default must not stop it.  */
+              bridge_warn ("%s: not loaded, it was written by another build "
+                           "of this program; this dumping run starts cold",
+                           path);
+              bridge_clear_detail ();
+              st = DUMPER_OK;
+            }
           free (path);
           if (st != DUMPER_OK)
             return st;

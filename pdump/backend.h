@@ -46,6 +46,18 @@ struct pdump_write_request
   size_t expected_objects;
   unsigned codec;                        /* enum pdump_codec */
   int level;                             /* 0 = the codec's default */
+  /* The lint of words a trace did not report that hold addresses of
+     the executable or the heap: one WARN call per finding (WARN may be
+     NULL), or with LINT_STRICT the first finding fails the dump with
+     DUMPER_E_HEAP_DESC.  */
+  void (*warn) (const char *message, void *data);
+  void *warn_data;
+  bool lint_strict;
+  /* For the lint: true when ADDRESS is the start of a live block of the
+     host's allocator (may be NULL: then only the executable and a
+     loaded image count).  */
+  bool (*heap_block) (uintptr_t address, void *data);
+  void *heap_block_data;
 };
 
 enum dumper_status pdump_write (const struct pdump_write_request *req);

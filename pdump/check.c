@@ -6,17 +6,22 @@
    rules follow format.h; each check names what it found and where.
 
    Classes, in the order the checks run:
-     DUMPER_E_IMAGE_TRUNCATED   shorter than a header, or than the
-                                header's file_size
+     DUMPER_E_IMAGE_TRUNCATED   shorter than a header (and section
+                                table)
      DUMPER_E_IMAGE_MAGIC       not a dumper image
+     DUMPER_E_IMAGE_CORRUPT     bad header checksum (a damaged magic
+                                number whose checksum holds with the
+                                right one included)
      DUMPER_E_IMAGE_VERSION     another format version
      DUMPER_E_IMAGE_ARCH        another word size, byte order or machine
-     DUMPER_E_IMAGE_CORRUPT     bad header checksum, section table,
-                                section checksum, record or relocation
+     DUMPER_E_IMAGE_TRUNCATED   shorter than the header's file_size
+     DUMPER_E_IMAGE_CORRUPT     section table, section checksum, record
+                                or relocation
      DUMPER_E_IMAGE_FINGERPRINT another build of the executable
-   The fingerprint is compared after the header checksum, so a damaged
-   fingerprint field is reported as corruption, and a well-formed image
-   of another build as exactly that.  */
+   The header checksum is verified before any header field is believed,
+   so a flipped bit anywhere in the header or section table is reported
+   as corruption, never as another version, architecture or build, nor
+   as truncation; those are reported only by an intact header.  */
 
 #include <config.h>
 
@@ -238,15 +243,70 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
     return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                  "the file is empty");
   size_t magic_bytes = available < PDUMP_MAGIC_SIZE ? available : PDUMP_MAGIC_SIZE;
-  if (memcmp (bytes, PDUMP_MAGIC, magic_bytes) != 0)
-    return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
-                 "not a dumper image (bad magic number)");
   if (available < sizeof (struct pdump_header))
-    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
-                 "the file is %" PRIu64 " bytes, shorter than an image header",
-                 file_size);
+    {
+      if (memcmp (bytes, PDUMP_MAGIC, magic_bytes) != 0)
+        return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size,
+                                 path, "not a dumper image (bad magic number)");
+      return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size,
+                               path, "the file is %" PRIu64 " bytes, shorter "
+                               "than an image header", file_size);
+    }
   struct pdump_header *h = &v->header;
   memcpy (h, bytes, sizeof *h);
+
+  /* The header checksum first: until it holds, no field can be
+     believed, so a damaged header is corrupt, not "another version" or
+     "another architecture".  A damaged magic number is recognised by
+     the checksum holding with the right one in its place.  */
+  bool magic_ok = memcmp (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE) == 0;
+  size_t table_size = PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+  size_t table_end = sizeof *h + table_size;
+  bool sum_ok = false;
+  if (available >= table_end)
+    {
+      struct pdump_header canonical = *h;
+      memcpy (canonical.magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
+      XXH3_state_t *state = XXH3_createState ();
+      if (state == NULL)
+        return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                                 "out of memory");
+      XXH3_64bits_reset (state);
+      XXH3_64bits_update (state, &canonical,
+                          offsetof (struct pdump_header, header_checksum));
+      XXH3_64bits_update (state, (const unsigned char *) bytes + sizeof *h,
+                          table_size);
+      sum_ok = XXH3_64bits_digest (state) == h->header_checksum;
+      XXH3_freeState (state);
+    }
+  if (!magic_ok)
+    {
+      if (sum_ok)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                                 path, "the magic number is damaged (the "
+                                 "header checksum holds with the right one)");
+      return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
+                               "not a dumper image (bad magic number)");
+    }
+  if (!sum_ok)
+    {
+      if (available < table_end)
+        return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size,
+                                 path, "the file is %" PRIu64 " bytes, shorter "
+                                 "than an image header and section table",
+                                 file_size);
+      if (h->format_version != PDUMP_FORMAT_VERSION)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                                 path, "header checksum mismatch: the header "
+                                 "is damaged, or was written in a format "
+                                 "other than version %u (it says %u)",
+                                 PDUMP_FORMAT_VERSION, h->format_version);
+      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                               path, "header checksum mismatch (the header or "
+                               "section table is damaged)");
+    }
+
+  /* The header is as written: its fields say what they mean.  */
   if (h->format_version != PDUMP_FORMAT_VERSION)
     return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
                  "image format version %u; this library reads version %u",
@@ -280,27 +340,11 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
       || h->section_count != PDUMP_SECTION_KIND_MAX
       || !is_power_of_two (h->page_size) || h->page_size < 4096
       || h->page_size > (1u << 20)
-      || h->section_table_offset + (uint64_t) h->section_count
-         * sizeof (struct pdump_section) > h->page_size
-      || h->section_table_offset + (uint64_t) h->section_count
-         * sizeof (struct pdump_section) > available)
+      || table_end > h->page_size)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "the header's layout fields are invalid");
+  const unsigned char *table = (const unsigned char *) bytes + sizeof *h;
 
-  const unsigned char *table = (const unsigned char *) bytes + h->section_table_offset;
-  size_t table_size = h->section_count * sizeof (struct pdump_section);
-  XXH3_state_t *state = XXH3_createState ();
-  if (state == NULL)
-    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
-  XXH3_64bits_reset (state);
-  XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
-  XXH3_64bits_update (state, table, table_size);
-  uint64_t sum = XXH3_64bits_digest (state);
-  XXH3_freeState (state);
-  if (sum != h->header_checksum)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "header checksum mismatch (the header or section table is "
-                 "damaged)");
   for (unsigned i = 0; i < sizeof h->reserved / sizeof h->reserved[0]; i++)
     if (h->reserved[i] != 0)
       return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,

@@ -163,7 +163,11 @@ align_up (uint64_t n, uint64_t alignment)
   return (n + alignment - 1) & ~(alignment - 1);
 }
 
-/* Make room in the relocation bitmaps for HOT_BYTES of HOT.  */
+/* Make room in the HOT word bitmaps for HOT_BYTES of HOT: image
+   relocations, executable (and code) relocations, and every word a
+   trace reported (to catch a field reported twice before its encoded
+   value is read back, and for the lint of unreported words).  All three
+   are the same size.  */
 static bool
 bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
 {
@@ -175,22 +179,33 @@ bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
     capacity *= 2;
   size_t old_bytes = w->image_bits_words * sizeof (uint64_t);
   size_t bytes = capacity * sizeof (uint64_t);
-  uint64_t *image = common_zrealloc (w->image_bits, old_bytes, bytes, false);
-  if (image == NULL)
-    return false;
-  w->image_bits = image;
-  uint64_t *exe = common_zrealloc (w->exe_bits, old_bytes, bytes, false);
-  if (exe == NULL)
+  uint64_t **maps[3] = { &w->image_bits, &w->exe_bits, &w->reported_bits };
+  for (int k = 0; k < 3; k++)
     {
-      /* Keep the two the same size: shrink the first back.  */
-      image = common_zrealloc (w->image_bits, bytes, old_bytes, false);
-      if (image)
-        w->image_bits = image;
-      return false;
+      uint64_t *grown = common_zrealloc (*maps[k], old_bytes, bytes, false);
+      if (grown == NULL)
+        {
+          /* Keep them the same size: shrink the grown ones back.  */
+          for (int j = 0; j < k; j++)
+            {
+              uint64_t *back = common_zrealloc (*maps[j], bytes, old_bytes,
+                                                false);
+              if (back)
+                *maps[j] = back;
+            }
+          return false;
+        }
+      *maps[k] = grown;
     }
-  w->exe_bits = exe;
   w->image_bits_words = capacity;
   return true;
+}
+
+static bool
+reported_p (const struct pdump_walk *w, uint64_t hot_offset)
+{
+  uint64_t word = hot_offset / 8;
+  return (w->reported_bits[word / 64] >> (word % 64)) & 1;
 }
 
 static bool
@@ -255,6 +270,10 @@ locate (struct pdump_walk *w, uintptr_t address, uint64_t size, char *why,
 
 /* ------------------------------------------------------------------ */
 /* Objects.  */
+
+static void lint_object (struct pdump_walk *w, uint32_t index, uint32_t type,
+                         const unsigned char *copy, uint64_t size,
+                         uint64_t hot_offset);
 
 /* Room for COUNT objects in the index (the host's estimate; grown by
    doubling past it).  */
@@ -584,6 +603,9 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
         t->fixup ((const void *) address, copy);
       w->cold_object_count++;
       at = cold_at + PDUMP_COLD_BIAS;
+      lint_object (w, index, type, copy, size, UINT64_MAX);
+      if (w->status != DUMPER_OK)
+        return false;
     }
   if (!record_object (w, entry, type, size, at))
     return false;
@@ -788,6 +810,19 @@ field_offset_of (struct pdump_walk *w, const void *field)
                   "trace reported a field that is not word-aligned");
       return SIZE_MAX;
     }
+  /* Checked here, before the value is read: the copy of a field
+     reported before already holds its encoded form, which is no
+     pointer of this process.  */
+  uint64_t word = (cur->offset + offset) / 8;
+  uint64_t bit = UINT64_C (1) << (word % 64);
+  uint64_t *reported = &w->reported_bits[word / 64];
+  if (*reported & bit)
+    {
+      fail_field (w, DUMPER_E_HEAP_DESC, offset,
+                  "trace reported the same field twice");
+      return SIZE_MAX;
+    }
+  *reported |= bit;
   return offset;
 }
 
@@ -1013,6 +1048,75 @@ queue_code (struct dumper_tracer *t, const void *field)
 }
 
 /* ------------------------------------------------------------------ */
+/* The lint of unreported words.  A word the trace did not report is
+   copied as it is; if it holds an address of this process it dangles
+   after a load (ASLR moves the executable and the heap).  Report each
+   such word (type, field offset, value), as unexec's pointer scan does
+   for the saved data, or fail with 91 in strict mode.  Byte blocks are
+   not linted: their bytes are data, not fields.  */
+
+/* How many findings are described one by one; the rest are counted.  */
+#define LINT_LISTED_MAX 16
+
+/* Where VALUE points, for the lint: a description, or NULL when it is
+   no address of the executable or the heap.  */
+static const char *
+lint_target (struct pdump_walk *w, uintptr_t value)
+{
+  if (value < 4096)
+    return NULL;
+  if (pdump_exe_contains (&w->exe, value))
+    return pdump_exe_code (&w->exe, value - w->exe.bias)
+           ? "the executable's code (a function pointer?)"
+           : "the executable's data";
+  if (value >= w->image_start && value < w->image_end)
+    return "the loaded image";
+  /* The heap is what the allocator handed out: not any anonymous
+     mapping (a sanitizer's shadow memory is one, and small numbers fall
+     in it).  A tagged pointer counts with its tag removed.  */
+  if (w->heap_block && (w->heap_block (value, w->heap_block_data)
+                        || w->heap_block (value & ~w->tag_mask,
+                                          w->heap_block_data)))
+    return "the heap (a dumper_alloc block)";
+  return NULL;
+}
+
+/* Lint object INDEX of TYPE, whose image copy (after fixup) is COPY of
+   SIZE bytes; HOT_OFFSET is its place in HOT, or UINT64_MAX for a
+   pointer-free object (nothing of it was reported).  */
+static void
+lint_object (struct pdump_walk *w, uint32_t index, uint32_t type,
+             const unsigned char *copy, uint64_t size, uint64_t hot_offset)
+{
+  for (uint64_t at = 0; at + sizeof (uintptr_t) <= size
+       && w->status == DUMPER_OK; at += sizeof (uintptr_t))
+    {
+      if (hot_offset != UINT64_MAX && reported_p (w, hot_offset + at))
+        continue;
+      uintptr_t value;
+      memcpy (&value, copy + at, sizeof value);
+      const char *target = lint_target (w, value);
+      if (target == NULL)
+        continue;
+      w->lint_count++;
+      if (!w->lint_strict && w->lint_count > LINT_LISTED_MAX)
+        continue;
+      char path[512], message[900];
+      describe_path (w, index, path, sizeof path);
+      snprintf (message, sizeof message, "object of type `%s' (reached via "
+                "%s), field at +%" PRIu64 ": the unreported word 0x%" PRIxPTR
+                " is an address in %s; it would dangle after a load "
+                "(report the field from the type's trace function, with "
+                "the trace kind that fits, or clear it in its fixup)",
+                type_name (w, type), path, at, value, target);
+      if (w->lint_strict)
+        fail (w, DUMPER_E_HEAP_DESC, "%s [strict lint]", message);
+      else if (w->warn)
+        w->warn (message, w->warn_data);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* The walk.  */
 
 /* The HOT window.  HOT is written to the file as the walk goes, so
@@ -1090,6 +1194,9 @@ drain (struct pdump_walk *w)
         t->fixup (item.src, current_copy (w));
       t->trace (item.src, &w->tracer);
       handle_fields (w);
+      if (w->status == DUMPER_OK)
+        lint_object (w, item.index, item.type, current_copy (w), item.size,
+                     item.offset);
       w->current = NULL;
       if (w->current_late && w->status == DUMPER_OK)
         {
@@ -1270,6 +1377,11 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   w->entry_count = req->entry_count;
   w->detail = req->detail;
   w->detail_size = req->detail_size;
+  w->warn = req->warn;
+  w->warn_data = req->warn_data;
+  w->heap_block = req->heap_block;
+  w->heap_block_data = req->heap_block_data;
+  w->lint_strict = req->lint_strict;
   w->tag_mask = ((uintptr_t) 1 << req->heap->tag_bits) - 1;
   w->object_align = (uint64_t) 1 << req->heap->tag_bits;
   if (w->object_align < PDUMP_ALIGN)
@@ -1297,6 +1409,14 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
 
   for (size_t i = 0; i < w->entry_count && w->status == DUMPER_OK; i++)
     walk_entry (w, i);
+  if (w->status == DUMPER_OK && w->lint_count > LINT_LISTED_MAX && w->warn)
+    {
+      char message[200];
+      snprintf (message, sizeof message, "%zu unreported words in all hold "
+                "addresses of the executable or the heap; only the first %d "
+                "are listed", w->lint_count, LINT_LISTED_MAX);
+      w->warn (message, w->warn_data);
+    }
   if (w->status == DUMPER_OK && w->hot_fd >= 0 && w->hot.size > w->hot_base)
     hot_flush (w, w->hot.size);
   if (w->status == DUMPER_OK && w->cold_fd >= 0 && cold_flush (w))
@@ -1313,6 +1433,7 @@ pdump_walk_free (struct pdump_walk *w)
   XXH3_freeState (w->cold_hash);
   common_zfree (w->image_bits, w->image_bits_words * sizeof (uint64_t));
   common_zfree (w->exe_bits, w->image_bits_words * sizeof (uint64_t));
+  common_zfree (w->reported_bits, w->image_bits_words * sizeof (uint64_t));
   free (w->exe_relocs.data);
   free (w->code_relocs.data);
   free (w->code_targets);

@@ -113,6 +113,8 @@ struct pdump_walk
   uint64_t *image_bits;     /* one bit per HOT word */
   uint64_t *exe_bits;       /* HOT words with another relocation (for
                                the double-report check) */
+  uint64_t *reported_bits;  /* HOT words a trace reported (double
+                               reports; the lint of unreported words) */
   size_t image_bits_words;  /* allocated 64-bit words, of each */
   uint64_t image_reloc_count;
   struct pdump_u32vec exe_relocs;
@@ -143,6 +145,13 @@ struct pdump_walk
   size_t field_count;
   size_t current_root;                /* registry entry being walked */
 
+  /* The lint of unreported words.  */
+  void (*warn) (const char *message, void *data);
+  void *warn_data;
+  bool lint_strict;
+  size_t lint_count;
+  bool (*heap_block) (uintptr_t address, void *data);
+  void *heap_block_data;
   /* Errors: the first one wins and stops the walk.  */
   enum dumper_status status;
   char *detail;

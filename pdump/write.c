@@ -7,7 +7,16 @@
    checksums and writes everything to a temporary file in the target's
    directory, which is synced and renamed over the target (by
    common/atomic.c: a failure at any point, a file-size limit included,
-   removes the temporary file and is an error the caller sees).  */
+   removes the temporary file and is an error the caller sees).
+
+   Before the rename the written file is read back and put through the
+   loader's own checks (check.c: header, every section checksum, the
+   relocations, the registry against this executable), so an image the
+   loader would refuse is never put in place with a success status.
+   Test-only: the environment variable DUMPER_TEST_DAMAGE_IMAGE=OFFSET
+   flips the byte at OFFSET of the written file before that check, to
+   show the check catches it (tests/e2e/refuse.sh); nothing else reads
+   it.  */
 
 #include <config.h>
 
@@ -17,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -26,8 +36,10 @@
 #include "codec.h"
 #include "hash.h"
 
+#include "check.h"
 #include "format.h"
 #include "internal.h"
+#include "verify.h"
 #include "walk.h"
 
 enum section_slot
@@ -394,6 +406,57 @@ write_layout (int fd, const struct layout *l, int cold_fd)
   return err;
 }
 
+/* Test-only fault injection (see the top of the file): flip the byte
+   at $DUMPER_TEST_DAMAGE_IMAGE of the file TMP of SIZE bytes.  */
+static void
+damage_for_test (const char *tmp, uint64_t size)
+{
+  const char *at = getenv ("DUMPER_TEST_DAMAGE_IMAGE");
+  if (at == NULL || *at == '\0')
+    return;
+  uint64_t offset = strtoull (at, NULL, 0);
+  int fd = open (tmp, O_RDWR | O_CLOEXEC);
+  unsigned char byte;
+  if (fd >= 0 && offset < size && pread (fd, &byte, 1, (off_t) offset) == 1)
+    {
+      byte ^= 0xFF;
+      if (pwrite (fd, &byte, 1, (off_t) offset) != 1)
+        byte = 0;
+    }
+  if (fd >= 0)
+    close (fd);
+}
+
+/* Run the loader on the temporary file TMP, check-only (pdump_load:
+   decompression, every check it makes on a start, nothing restored), so
+   an image the loader would refuse is never put in place.  On failure
+   DETAIL names OUTPUT.  */
+static enum dumper_status
+self_check (const char *tmp, uint64_t file_size,
+            const unsigned char *fingerprint,
+            const struct dumper_decl *decls, size_t decl_count,
+            const char *output,
+            char *detail, size_t detail_size)
+{
+  damage_for_test (tmp, file_size);
+  char why[768] = "";
+  struct pdump_load_request req = {
+    .path = tmp, .fingerprint = fingerprint, .decls = decls,
+    .decl_count = decl_count, .detail = why, .detail_size = sizeof why,
+    .check_only = true
+  };
+  struct pdump_entry *entries = NULL;
+  size_t count = 0;
+  enum dumper_status st = pdump_load (&req, &entries, &count);
+  free (entries);
+  if (st != DUMPER_OK)
+    snprintf (detail, detail_size, "the image just written fails the "
+              "loader's checks, so it was not put in place (a bug in "
+              "libdumper, or memory corrupted while dumping): %s: %s",
+              output, why);
+  return st;
+}
+
 /* The message and status of a failed output step.  */
 static enum dumper_status
 output_failed (const struct pdump_write_request *req, int err,
@@ -461,9 +524,18 @@ pdump_write (const struct pdump_write_request *req)
       err = write_layout (out.fd, &l, cold_fd);
       if (err == 0)
         {
-          err = common_atomic_commit (&out);
-          if (err != 0)
-            st = output_failed (req, err, out.step);
+          /* The loader's checks on what was written, before the rename.  */
+          st = self_check (out.tmp, l.end, req->fingerprint, req->decls,
+                           req->decl_count, req->output, req->detail,
+                           req->detail_size);
+          if (st != DUMPER_OK)
+            common_atomic_abort (&out);
+          else
+            {
+              err = common_atomic_commit (&out);
+              if (err != 0)
+                st = output_failed (req, err, out.step);
+            }
         }
       else
         {

@@ -13,7 +13,9 @@
    This file owns the allocator and nothing else: it never prints, never
    calls into the bridge, and aborts only when the caller hands it a
    pointer that is not a live block of the arena (a double free or a
-   wild pointer: continuing would corrupt every later dump).
+   wild pointer: continuing would corrupt every later dump).  The bridge
+   asks unexec_arena_live_p first and refuses such a pointer with a
+   status, so the abort is left for callers inside the library.
 
    The allocator: boundary-tagged blocks with 16-byte alignment, exact
    free lists for small sizes and power-of-two lists above (a bitmap of
@@ -340,30 +342,58 @@ unexec_arena_alloc (size_t size, char *detail, size_t detail_size)
   return (unsigned char *) b + HEADER;
 }
 
-/* The block of PTR, after checking that PTR is the payload of a block in
-   use.  A bad pointer is a bug in the caller that would corrupt the
-   heap and every dump made from it, so it stops the program.  */
-static struct block *
-live_block_of (void *ptr, const char *function)
+/* Why PTR is not the payload of a block in use, or NULL when it is.
+   Exact for a pointer freed once (its header keeps FLAG_FREE, or lies
+   above top, or in a scrubbed free payload); a wild pointer into the
+   middle of a payload is caught only when the bytes before it do not
+   look like a header.  */
+static const char *
+not_live_because (const void *ptr)
 {
   uintptr_t p = (uintptr_t) ptr;
   uintptr_t base = (uintptr_t) arena;
-  const char *problem = NULL;
   if (p < base + HEADER || p - base > top_offset || (p - base) % ALIGN != 0)
-    problem = "is not a block of the static heap arena";
-  else
-    {
-      struct block *b = (struct block *) (p - HEADER);
-      if (b->size_flags & FLAG_FREE)
-        problem = "was already freed";
-      else if (block_size (b) < MIN_BLOCK
-               || block_size (b) > top_offset - offset_of (b))
-        problem = "is not a block of the static heap arena (bad header)";
-      else
-        return b;
-    }
+    return "is not a block in use of the static heap arena (freed, or never "
+           "allocated there)";
+  const struct block *b = (const struct block *) (p - HEADER);
+  if (b->size_flags & FLAG_FREE)
+    return "was already freed";
+  if (block_size (b) < MIN_BLOCK
+      || block_size (b) > top_offset - offset_of (b))
+    return "is not a block of the static heap arena (bad header)";
+  return NULL;
+}
+
+const char *
+unexec_arena_not_live (const void *ptr)
+{
+  return not_live_because (ptr);
+}
+
+/* The block of PTR, after checking that PTR is the payload of a block in
+   use.  The bridge has checked already (unexec_arena_not_live), so a
+   bad pointer here is a broken invariant of the library itself.  */
+static struct block *
+live_block_of (void *ptr, const char *function)
+{
+  const char *problem = not_live_because (ptr);
+  if (problem == NULL)
+    return (struct block *) ((uintptr_t) ptr - HEADER);
   fprintf (stderr, "dumper: %s(%p): the pointer %s\n", function, ptr, problem);
   abort ();
+}
+
+void
+unexec_arena_each_block (void (*fn) (void *payload, size_t size, void *ctx),
+                         void *ctx)
+{
+  for (size_t offset = 0; offset < top_offset;)
+    {
+      struct block *b = block_at (offset);
+      if (!(b->size_flags & FLAG_FREE))
+        fn ((unsigned char *) b + HEADER, block_size (b) - HEADER, ctx);
+      offset += block_size (b);
+    }
 }
 
 void
@@ -374,6 +404,9 @@ unexec_arena_free (void *ptr)
   struct block *b = live_block_of (ptr, "dumper_free");
   size_t size = block_size (b);
   live_bytes -= size - HEADER;
+  /* Leave the mark in this header even when it is merged away below,
+     so a second free of PTR is recognised (not_live_because).  */
+  b->size_flags |= FLAG_FREE;
   if (b->size_flags & FLAG_PREV_FREE)
     {
       struct block *prev = (struct block *) ((unsigned char *) b - b->prev_size);

@@ -25,6 +25,16 @@ void *unexec_arena_realloc (void *ptr, size_t size, char *detail,
                             size_t detail_size);
 void unexec_arena_free (void *ptr);
 
+/* NULL when PTR is a block in use of the arena (what free and realloc
+   accept), else why not ("was already freed", ...).  Free and realloc
+   abort on such a pointer; the bridge asks first and returns a status.  */
+const char *unexec_arena_not_live (const void *ptr);
+
+/* Call FN for every block in use, in address order, with its payload
+   and the payload's usable size.  */
+void unexec_arena_each_block (void (*fn) (void *payload, size_t size,
+                                          void *ctx), void *ctx);
+
 /* ------------------------------------------------------------------ */
 /* The writer (write.c and friends).  */
 

@@ -84,6 +84,7 @@ enum dumper_status
   DUMPER_E_EXE,               /* executable not usable (not ELF, PIE under unexec, ...) */
   DUMPER_E_NO_FINGERPRINT,    /* executable carries no build fingerprint */
   DUMPER_E_REGISTRATION,      /* undeclared or invalid registration or code pointer */
+  DUMPER_E_INTERIOR_POINTER,  /* dump found a pointer into the middle of an object */
   DUMPER_STATUS_COUNT         /* number of codes; not a status */
 };
 
@@ -228,6 +229,16 @@ const struct dumper_start_info *dumper_start_info (void);
 
 /* ------------------------------------------------------------------ */
 /* Dumping.  */
+
+/* The pdump writer lints the words of every dumped object that its
+   type's trace function did not report: a word holding an address of
+   the executable (data or code: a forgotten function pointer) or of
+   the heap would dangle after a load.  By default each finding is a
+   warning (through the warning handler) naming the type, the field
+   offset and the value; with STRICT true the first finding makes
+   dumper_dump fail with DUMPER_E_HEAP_DESC.  Unexec dumps keep their
+   own scan of the saved data, which only warns.  */
+void dumper_set_strict_lint (bool strict);
 
 /* Dump the current state with the configured back end to OUTPUT: an
    image file (pdumper) or a new executable (unexec).  The file is
@@ -440,11 +451,20 @@ void *dumper_alloc (size_t size);
 
 /* Free PTR (NULL is ignored).  Objects inside a loaded pdump image are
    not the allocator's: freeing one is ignored, so a host's sweep may
-   skip the test.  */
-void dumper_free (void *ptr);
+   skip the test.  Returns DUMPER_OK, or DUMPER_E_STATE (nothing freed,
+   the detail names the pointer) for a pointer the allocator can tell
+   is not a live block: in unexec builds a second free of a block, or a
+   pointer outside the arena; in other builds the same during a run that
+   will dump (where the library keeps a table of the live blocks).
+   Elsewhere the pointer goes to free(3) as it is, and what a double
+   free does there is the C library's business (glibc aborts).  */
+enum dumper_status dumper_free (void *ptr);
 
-/* Resize like realloc.  Bytes past the old size are NOT zeroed.  PTR
-   must not be inside a loaded pdump image (copy such objects instead).  */
+/* Resize like realloc.  Bytes past the old size are NOT zeroed.  For
+   an object inside a loaded pdump image, or a pointer dumper_free
+   would refuse, it returns NULL and leaves PTR alone, with
+   dumper_last_status () == DUMPER_E_STATE (copy image objects
+   instead).  */
 void *dumper_realloc (void *ptr, size_t size);
 
 /* ------------------------------------------------------------------ */

@@ -18,16 +18,22 @@
    is a tracer whose callbacks mark (see the reference host, host/gc.c).
 
    Rules the writer relies on (violations are dump-time errors, never a
-   silent bad image):
+   silent bad image; the same in both back ends, see doc/exit-status.md):
    - every pointer field is reported exactly once per object, as a
      tagged word, a raw pointer to an object of a known type, a raw
      pointer to a pointer-free byte block with its length, or a C
      function pointer (dumper_trace_code) whose target the executable
-     declared with DUMPER_DECLARE_CODE (dumper.h);
-   - a pointer points to the start of an object (after removing the tag);
+     declared with DUMPER_DECLARE_CODE (dumper.h) (else 91);
+   - a pointer points to the start of an object (after removing the
+     tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96);
+   - what a pointer points to is the executable or memory from
+     dumper_alloc, never a plain malloc block (else 90);
    - fields that are not reported hold no addresses (the optional
      fixup hook may clear address-dependent fields in the image copy, for
-     example the bucket index of an address-hashed table);
+     example the bucket index of an address-hashed table); the pdump
+     writer warns about each unreported word that holds an address of
+     the executable or the heap, or fails with 91 under
+     dumper_set_strict_lint;
    - objects with a NULL trace function hold no pointers at all; the
      writer puts them in the image's cold section, which is never written
      at load.

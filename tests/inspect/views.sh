@@ -303,7 +303,9 @@ for f in "$T/c-none.pdmp" "$T"/c-*.pdmp; do
   [ $lst -eq $ist ] || { bad=`expr $bad + 1`; echo "    `basename "$f"`: loader $lst, inspector $ist"; }
 done
 classes=`for f in "$T"/c-*.pdmp; do "$INSPECT" --check "$f" > /dev/null 2>&1; echo $?; done | sort -u | tr '\n' ' '`
-[ $bad -eq 0 ] && [ "$classes" = "0 81 82 83 84 86 " ] && pass \
+# Patched version and architecture fields break the header checksum, so
+# they are corrupt (86); 83 and 84 need a resealed header (test_check).
+[ $bad -eq 0 ] && [ "$classes" = "0 81 82 86 " ] && pass \
   || fail "$bad disagreements; classes seen: $classes"
 
 begin "damaged OBJECTS: --check ok with a warning, the views refuse it naming the table"

@@ -5,7 +5,8 @@
 # Each class of damage is reported with the file name and its own exit
 # status: missing (80), empty or truncated (81), not an image (82),
 # another format version (83), another architecture (84), another
-# build (85, in pdump.sh), corrupt (86); the same for damaged frames of
+# build (85, in pdump.sh), corrupt (86); a damaged header field is
+# corrupt (86), whatever the field says; the same for damaged frames of
 # compressed images and damaged or truncated embedded sections, and what
 # strip does to an embedded image.  Then a mutation loop per container
 # (plain, lz4, zstd, embedded): random bytes of the image are changed
@@ -75,14 +76,37 @@ head -c 100 "$T/good.pdmp" > "$T/head.pdmp"
 expect_load "an image cut inside its header" 81 "$T/head.pdmp" "truncated"
 printf 'hello, I am a text file\n' > "$T/text.pdmp"
 expect_load "a text file" 82 "$T/text.pdmp" "not a dumper image"
+# A header field says "another version" or "another architecture" only
+# when the header checksum holds (resealed images: tests/pdump/test_check);
+# a damaged field is corruption.
 cp "$T/good.pdmp" "$T/version.pdmp"; patch "$T/version.pdmp" 8 99
-expect_load "another format version" 83 "$T/version.pdmp" "version 99"
+expect_load "a damaged version field is corruption" 86 "$T/version.pdmp" "checksum" "says 99"
 cp "$T/good.pdmp" "$T/word.pdmp"; patch "$T/word.pdmp" 16 4
-expect_load "another word size" 84 "$T/word.pdmp" "4-byte words"
+expect_load "a damaged word size is corruption" 86 "$T/word.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/order.pdmp"; patch "$T/order.pdmp" 17 2
-expect_load "another byte order" 84 "$T/order.pdmp" "big-endian"
+expect_load "a damaged byte order is corruption" 86 "$T/order.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/machine.pdmp"; patch "$T/machine.pdmp" 18 183
-expect_load "another machine" 84 "$T/machine.pdmp" "aarch64"
+expect_load "a damaged machine field is corruption" 86 "$T/machine.pdmp" "checksum"
+cp "$T/good.pdmp" "$T/fsize.pdmp"; patch "$T/fsize.pdmp" 25 255
+expect_load "a damaged file size is corruption, not truncation" 86 "$T/fsize.pdmp" "checksum"
+
+# Every byte of the header (136) and the section table (9 x 48), with
+# its low bit flipped: 86 each time (the header checksum no longer holds).
+begin "each of the 568 header and section table bytes flipped: corrupt (86)"
+off=0; wrong=0
+while [ $off -lt 568 ]; do
+  cp "$T/good.pdmp" "$T/flip.pdmp"
+  b=`od -An -tu1 -j $off -N1 "$T/good.pdmp" | tr -d ' '`
+  patch "$T/flip.pdmp" $off `expr \( $b / 2 \) \* 2 + 1 - $b % 2`
+  "$TOY" --dump-file="$T/flip.pdmp" > /dev/null 2>&1
+  st=$?
+  if [ $st -ne 86 ]; then
+    wrong=`expr $wrong + 1`
+    [ $wrong -le 5 ] && echo "    byte $off: status $st"
+  fi
+  off=`expr $off + 1`
+done
+[ $wrong -eq 0 ] && pass || fail "$wrong of 568 flips not reported as corrupt"
 cp "$T/good.pdmp" "$T/sum.pdmp"; patch "$T/sum.pdmp" 64 7
 expect_load "a damaged header field" 86 "$T/sum.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/long.pdmp"; printf 'xx' >> "$T/long.pdmp"

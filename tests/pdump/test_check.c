@@ -193,16 +193,48 @@ expect (size_t offset, unsigned char value, bool resealed,
 static void
 test_each_header_class (void **state)
 {
-  expect (0, 'X', false, DUMPER_E_IMAGE_MAGIC, "not a dumper image");
-  expect (8, PDUMP_FORMAT_VERSION + 1, false, DUMPER_E_IMAGE_VERSION, "version 3");
-  expect (16, 4, false, DUMPER_E_IMAGE_ARCH, "4-byte words");
-  expect (17, 2, false, DUMPER_E_IMAGE_ARCH, "big-endian");
-  expect (18, 40, false, DUMPER_E_IMAGE_ARCH, "arm");
+  expect (0, 'X', false, DUMPER_E_IMAGE_CORRUPT, "magic number is damaged");
+  expect (0, 'X', true, DUMPER_E_IMAGE_MAGIC, "not a dumper image");
+  /* A field says "another version/architecture" only when the header
+     checksum holds; a flipped field is corruption.  */
+  expect (8, PDUMP_FORMAT_VERSION + 1, true, DUMPER_E_IMAGE_VERSION, "version 3");
+  expect (8, PDUMP_FORMAT_VERSION + 1, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  expect (16, 4, true, DUMPER_E_IMAGE_ARCH, "4-byte words");
+  expect (16, 4, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  expect (17, 2, true, DUMPER_E_IMAGE_ARCH, "big-endian");
+  expect (17, 2, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  expect (18, 40, true, DUMPER_E_IMAGE_ARCH, "arm");
+  expect (18, 40, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  expect (24, 0, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', true, DUMPER_E_IMAGE_FINGERPRINT, "fingerprint");
   expect (96, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
   expect (88, 1, true, DUMPER_E_IMAGE_CORRUPT, "stored layout");
   expect (76, 9, true, DUMPER_E_IMAGE_CORRUPT, "heap description");
+}
+
+/* Every bit of the header and the section table, flipped alone: the
+   header checksum no longer holds, so the image is corrupt (86), never
+   truncated, another version, architecture or build.  */
+static void
+test_every_header_bit (void **state)
+{
+  size_t end = sizeof (struct pdump_header)
+               + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+  for (size_t offset = 0; offset < end; offset++)
+    for (int bit = 0; bit < 8; bit++)
+      {
+        struct image im;
+        struct pdump_view v;
+        char detail[512] = "";
+        build (&im);
+        im.bytes[offset] ^= (unsigned char) (1u << bit);
+        enum dumper_status st = check (&im, &v, detail, sizeof detail);
+        if (st != DUMPER_E_IMAGE_CORRUPT)
+          fail_msg ("byte %zu bit %d: status %d, detail: %s", offset, bit, st,
+                    detail);
+        free (im.bytes);
+      }
 }
 
 static void
@@ -408,6 +440,7 @@ main (void)
     cmocka_unit_test (test_section_table),
     cmocka_unit_test (test_relocation_checks),
     cmocka_unit_test (test_relocation_checksum),
+    cmocka_unit_test (test_every_header_bit),
     cmocka_unit_test (test_registry_checks),
   };
   return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);

@@ -18,7 +18,7 @@
 typedef uintptr_t word;
 
 enum { TAG_FIX = 0, TAG_PAIR = 1, TAG_HDR = 2, TAG_FLOAT = 3, TAG_BUILTIN = 4 };
-enum { T_PAIR, T_VEC, T_TABLE, T_BOX, T_FLOAT, T_COUNT };
+enum { T_PAIR, T_VEC, T_TABLE, T_BOX, T_FLOAT, T_BAD, T_COUNT };
 
 struct pair { word car, cdr; };
 struct header { uint32_t type; uint32_t length; };
@@ -43,6 +43,18 @@ struct box
   const struct builtin *fn;   /* raw pointer into the executable */
 };
 struct flonum { double value; };
+/* Only in a --bad run: an object whose fields or trace break a rule of
+   heap.h in the way the --bad argument names.  */
+struct bad
+{
+  struct header h;
+  word a;
+  word b;
+  struct box *p;
+  char *bytes;
+  uint64_t bytes_length;
+  void (*fn) (void);
+};
 
 struct builtin { const char *name; int arity; };
 /* ------------------------------------------------------------------ */
@@ -52,6 +64,7 @@ static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair);
 static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
 static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
 static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
+static size_t bad_size (const void *o) { (void) o; return sizeof (struct bad); }
 static size_t
 vec_size (const void *o)
 {
@@ -100,12 +113,59 @@ box_trace (const void *o, struct dumper_tracer *t)
   dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
 }
 
+/* The --bad scenarios (see init_bad).  */
+enum bad_mode
+{
+  BAD_NONE, BAD_INTERIOR, BAD_INTERIOR_PTR, BAD_MALLOC, BAD_MALLOC_WORD,
+  BAD_MALLOC_BYTES, BAD_TWICE_WORD, BAD_TWICE_IMMEDIATE, BAD_TWICE_EXE,
+  BAD_TWICE_PTR, BAD_TWICE_BYTES, BAD_TWICE_MIXED, BAD_CODE, BAD_HEAPWORD
+};
+static enum bad_mode bad_mode;
+
+static void
+bad_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct bad *b = o;
+  switch (bad_mode)
+    {
+    case BAD_TWICE_WORD: case BAD_TWICE_IMMEDIATE: case BAD_TWICE_EXE:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->a);
+      return;
+    case BAD_TWICE_PTR:
+      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      return;
+    case BAD_TWICE_BYTES:
+      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
+      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
+      return;
+    case BAD_TWICE_MIXED:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_ptr (t, (void *const *) &b->a, T_PAIR);
+      return;
+    case BAD_HEAPWORD:
+      /* b holds a heap address and is not reported.  */
+      dumper_trace_word (t, &b->a);
+      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      return;
+    default:
+      /* fn (a code pointer) is never reported: BAD_CODE.  */
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->b);
+      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
+      return;
+    }
+}
+
 static const struct dumper_type types[T_COUNT] = {
   [T_PAIR] = { "pair", pair_size, pair_trace, NULL },
   [T_VEC] = { "vec", vec_size, vec_trace, NULL },
   [T_TABLE] = { "table", table_size, table_trace, table_fixup },
   [T_BOX] = { "box", box_size, box_trace, NULL },
   [T_FLOAT] = { "float", float_size, NULL, NULL },
+  [T_BAD] = { "bad", bad_size, bad_trace, NULL },
 };
 
 static const int tag_types[8] = {

@@ -38,6 +38,12 @@ DUMPER_DEFINE_FINGERPRINT;
 
 #include "toyheap.h"
 
+static const char *const bad_names[] = {
+  "none", "interior", "interior-ptr", "malloc", "malloc-word",
+  "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
+  "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword"
+};
+
 static const struct builtin builtins[] = {
   { "car", 1 }, { "cdr", 1 }, { "cons", 2 }, { "list", -1 }
 };
@@ -149,6 +155,7 @@ static struct box *first_box;       /* remembered raw pointer */
 static uint32_t squares[64];        /* a table computed at init */
 static int hook_runs;               /* after-load hook count this process */
 static int variant = TOY_VARIANT;   /* differs between builds */
+static word bad_root;               /* GC root in a --bad run */
 
 static void
 after_load_hook (void)
@@ -253,6 +260,68 @@ init_once (int scale, long long_length, bool foreign)
   struct box *holder = make_box ("holder", shared, NULL);
   vec_of (w)->items[5] = make_fix (0);
   first_box->next = holder;
+}
+
+/* Plant the object of a --bad run under the root bad_root.  */
+static void
+init_bad (void)
+{
+  struct bad *b = alloc (sizeof *b);
+  b->h.type = T_BAD;
+  b->a = make_fix (1);
+  b->b = make_fix (2);
+  dumper_staticpro (&bad_root);
+  bad_root = tag (b, TAG_HDR);
+  word vec = make_vec (4);
+  switch (bad_mode)
+    {
+    case BAD_NONE:
+      break;
+    case BAD_INTERIOR:
+      /* The minimal case: a = object A, b = A + 8 bytes.  */
+      b->a = vec;
+      b->b = tag ((char *) untag (vec) + 8, TAG_PAIR);
+      break;
+    case BAD_INTERIOR_PTR:
+      b->p = make_box ("outer", NULL, NULL);
+      b->p = (struct box *) ((char *) b->p + 16);
+      break;
+    case BAD_MALLOC:
+      b->p = calloc (1, sizeof *b->p);
+      b->p->h.type = T_BOX;
+      break;
+    case BAD_MALLOC_WORD:
+      b->a = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
+      break;
+    case BAD_MALLOC_BYTES:
+      b->bytes = strdup ("from malloc");
+      b->bytes_length = 11;
+      break;
+    case BAD_TWICE_WORD:
+    case BAD_TWICE_MIXED:
+      b->a = cons (make_fix (3), make_fix (4));
+      break;
+    case BAD_TWICE_IMMEDIATE:
+      b->a = make_fix (5);
+      break;
+    case BAD_TWICE_EXE:
+      b->a = tag (&builtins[1], TAG_BUILTIN);
+      break;
+    case BAD_TWICE_PTR:
+      b->p = make_box ("twice", NULL, NULL);
+      break;
+    case BAD_TWICE_BYTES:
+      b->bytes = alloc (6);
+      memcpy (b->bytes, "twice", 6);
+      b->bytes_length = 6;
+      break;
+    case BAD_CODE:
+      b->fn = after_load_hook;
+      break;
+    case BAD_HEAPWORD:
+      b->b = (word) untag (vec);
+      break;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -526,6 +595,46 @@ mutate_and_collect (void)
   return 0;
 }
 
+/* --contract: host bugs the allocator can see are statuses, not aborts
+   (dumper.h).  Returns 0 when every call behaved as documented.  */
+static int
+check_contract (void)
+{
+  int bad = 0;
+  if (dumped_with_pdumper)
+    {
+      void *obj = untag (world);
+      if (dumper_realloc (obj, 64) != NULL
+          || dumper_last_status () != DUMPER_E_STATE)
+        {
+          fprintf (stderr, "toyhost: dumper_realloc of an image object did "
+                   "not fail with DUMPER_E_STATE\n");
+          bad = 1;
+        }
+      else
+        printf ("realloc of an image object: %s\n", dumper_error_detail ());
+    }
+  /* The allocator knows its live blocks in unexec builds, and in a
+     dumping run of the others.  */
+  if (DUMPER_WITH_UNEXEC || will_dump)
+    {
+      void *p = dumper_alloc (32);
+      enum dumper_status first = dumper_free (p);
+      enum dumper_status second = dumper_free (p);
+      void *q = dumper_realloc (p, 64);
+      if (first != DUMPER_OK || second != DUMPER_E_STATE || q != NULL
+          || dumper_last_status () != DUMPER_E_STATE)
+        {
+          fprintf (stderr, "toyhost: double free gave %d then %d, realloc "
+                   "of the freed block %p\n", first, second, q);
+          bad = 1;
+        }
+      else
+        printf ("double free: %s\n", dumper_error_detail ());
+    }
+  return bad;
+}
+
 /* ------------------------------------------------------------------ */
 
 int
@@ -538,7 +647,7 @@ main (int argc, char **argv)
 
   int scale = 1;
   long long_length = 1000;
-  bool foreign = false, mutate = false, stats = false;
+  bool foreign = false, mutate = false, stats = false, contract = false;
   const char *output = NULL;
   for (int i = 1; i < argc; i++)
     {
@@ -554,6 +663,24 @@ main (int argc, char **argv)
         mutate = true;
       else if (strcmp (argv[i], "--stats") == 0)
         stats = true;
+      else if (strcmp (argv[i], "--contract") == 0)
+        contract = true;
+      else if (strcmp (argv[i], "--strict") == 0)
+        dumper_set_strict_lint (true);
+      else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
+        {
+          const char *name = argv[++i];
+          size_t k = 1;
+          while (k < sizeof bad_names / sizeof bad_names[0]
+                 && strcmp (bad_names[k], name) != 0)
+            k++;
+          if (k == sizeof bad_names / sizeof bad_names[0])
+            {
+              fprintf (stderr, "toyhost: unknown --bad scenario %s\n", name);
+              return 64;
+            }
+          bad_mode = (enum bad_mode) k;
+        }
       else
         {
           fprintf (stderr, "toyhost: unknown argument %s\n", argv[i]);
@@ -564,8 +691,12 @@ main (int argc, char **argv)
   if (!initialized)
     {
       init_once (scale, long_length, foreign);
+      if (bad_mode != BAD_NONE)
+        init_bad ();
       dumper_mark_initialized ();
     }
+  if (contract)
+    return check_contract ();
   if (will_dump)
     {
       st = dumper_dump (output);

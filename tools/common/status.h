@@ -8,7 +8,7 @@
    across all programs.  64-78 are errors, numbered like sysexits.h and
    equal to the library's statuses where the meaning is the same
    (dumper_exit_status: 64 usage, 71 no memory, 73 cannot create, 74 I/O
-   error); 80-94 are the library's image and dump statuses, used as they
+   error); 80-96 are the library's image and dump statuses, used as they
    are.  Never 1 (a generic failure: a crashing shell script), never 70
    (the library's "call made at the wrong time"), never 128 or more
    (death by a signal).  */

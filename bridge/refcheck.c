@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/* bridge/refcheck.c: the check that runs before every dump, whichever
+   the back end.
+
+   A host validated in one mode must work in the other, so what the
+   back ends cannot both represent is refused here, once, with one
+   status and one message.  Starting from the registry it walks every
+   object reachable through the heap description (iteratively, with a
+   visited set) and checks each traced word, pointer and byte block:
+
+   - into the executable (statics, code): fine, not followed;
+   - into a loaded pdump image: fine (the loader placed objects there),
+     followed;
+   - the start of a live dumper_alloc block: fine, followed;
+   - into the middle of a live block: DUMPER_E_INTERIOR_POINTER.  pdump
+     would copy the inner address as an object of its own, so two
+     aliases of one object would come back as two copies;
+   - anywhere else (a plain malloc block, the stack, a library, a freed
+     block): DUMPER_E_FOREIGN_POINTER.  unexec does not save such
+     memory, and pdump must not pretend it can.
+
+   It also refuses what breaks the trace contract of heap.h in every
+   back end (DUMPER_E_HEAP_DESC): a field outside its object, not
+   word-aligned, or reported twice.  The pdump writer's own walk keeps
+   the same checks and the ones only it can make (an object reached as
+   two types, encodings).  Without a heap description (an unexec host
+   that never installed one) there is nothing to walk.  */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dumper/pdump.h>
+
+#include "bridge.h"
+
+struct refcheck_item
+{
+  const void *obj;
+  int type;
+};
+
+struct refcheck
+{
+  struct dumper_tracer tracer;        /* first: trace functions get it */
+  const struct dumper_heap *heap;
+  uintptr_t tag_mask;
+  const struct bridge_blockmap *blocks;   /* == blocks_mut */
+  uintptr_t managed_start, managed_end;   /* unexec: the arena */
+  struct bridge_exe_span exe;
+  /* Visited objects: a live block is marked in BLOCKS itself
+     (BRIDGE_BLOCK_SEEN, cleared at the end); image objects, which are
+     no block, here.  */
+  struct bridge_blockmap *blocks_mut;
+  struct bridge_blockmap visited_image;
+  struct refcheck_item *stack;
+  size_t stack_size, stack_capacity;
+  const struct refcheck_item *current;    /* object being traced */
+  size_t current_size;
+  uint64_t *reported;                 /* a bit per word of current */
+  size_t reported_words;
+  size_t root_index;
+  const void *root_addr;
+  enum dumper_status status;
+};
+
+/* Fail about the field at FIELD (in the current object, or the
+   registry entry being walked when there is none).  */
+static void
+refuse (struct refcheck *c, enum dumper_status status, const void *field,
+        const char *problem)
+{
+  if (c->status != DUMPER_OK)
+    return;
+  c->status = status;
+  if (c->current)
+    bridge_fail (status, "object of type `%s' at %p, field at +%zu: %s",
+                 c->heap->types[c->current->type].name, c->current->obj,
+                 (size_t) ((uintptr_t) field - (uintptr_t) c->current->obj),
+                 problem);
+  else
+    bridge_fail (status, "registry entry %zu (static at %p): %s",
+                 c->root_index, c->root_addr, problem);
+}
+
+static bool
+push (struct refcheck *c, const void *obj, int type)
+{
+  if (c->stack_size == c->stack_capacity)
+    {
+      size_t capacity = c->stack_capacity ? 2 * c->stack_capacity : 1024;
+      struct refcheck_item *grown = realloc (c->stack,
+                                             capacity * sizeof *grown);
+      if (grown == NULL)
+        return false;
+      c->stack = grown;
+      c->stack_capacity = capacity;
+    }
+  c->stack[c->stack_size++] = (struct refcheck_item) { obj, type };
+  return true;
+}
+
+/* Queue the object at ADDRESS of TYPE unless it was seen.  BLOCK is its
+   live block, or NULL for an object of a loaded image.  */
+static void
+follow (struct refcheck *c, uintptr_t address, int type,
+        struct bridge_block *block, const void *field)
+{
+  if (type < 0 || type >= c->heap->type_count)
+    return;   /* a bad type is the pdump writer's to report */
+  if (block)
+    {
+      if (block->size & BRIDGE_BLOCK_SEEN)
+        return;
+      block->size |= BRIDGE_BLOCK_SEEN;
+    }
+  else if (bridge_blockmap_get (&c->visited_image, address))
+    return;
+  else if (!bridge_blockmap_put (&c->visited_image, address, 1))
+    {
+      refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
+      return;
+    }
+  if (!push (c, (const void *) address, type))
+    refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
+}
+
+/* Name the mapping that holds ADDRESS, from /proc/self/maps (only on
+   the way to an error, so it is read then).  */
+static void
+describe_mapping (uintptr_t address, char *out, size_t size)
+{
+  snprintf (out, size, "unmapped memory");
+  FILE *f = fopen ("/proc/self/maps", "re");
+  if (f == NULL)
+    return;
+  char line[512];
+  while (fgets (line, sizeof line, f))
+    {
+      unsigned long start, end;
+      int name_at = 0;
+      if (sscanf (line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end,
+                  &name_at) < 2 || address < start || address >= end)
+        continue;
+      char *name = line + name_at;
+      name[strcspn (name, "\n")] = '\0';
+      if (name_at == 0 || name[0] == '\0')
+        snprintf (out, size, "anonymous memory: a large malloc block or "
+                  "mmap");
+      else if (strcmp (name, "[heap]") == 0)
+        snprintf (out, size, "the malloc heap");
+      else
+        snprintf (out, size, "%s", name);
+      break;
+    }
+  fclose (f);
+}
+
+/* Check the target ADDRESS of the field at FIELD, described as WHAT
+   ("the word 0x..."): true when it may be followed as an object, with
+   *BLOCK its live block (NULL in a loaded image).  */
+static bool
+target_ok (struct refcheck *c, uintptr_t address, const char *what,
+           const void *field, struct bridge_block **block)
+{
+  char problem[512];
+  *block = NULL;
+  if (pdump_object_p ((const void *) address))
+    return true;
+  *block = bridge_blockmap_get (c->blocks_mut, address);
+  if (*block)
+    return true;
+  bool managed = address >= c->managed_start && address < c->managed_end;
+  if (!managed && bridge_exe_span_contains (&c->exe, address))
+    return false;   /* a static or code: the back ends relocate it */
+  /* Only errors remain: the linear search below is paid once.  */
+  const struct bridge_block *b = bridge_blockmap_containing (c->blocks, address);
+  if (b)
+    {
+      snprintf (problem, sizeof problem, "%s points %" PRIuPTR " bytes into "
+                "the %zu-byte dumper_alloc block at %p, not to its start; a "
+                "pointer must point to the start of an object (an image "
+                "would turn the alias into a copy)", what, address - b->start,
+                b->size & ~BRIDGE_BLOCK_SEEN, (void *) b->start);
+      refuse (c, DUMPER_E_INTERIOR_POINTER, field, problem);
+      return false;
+    }
+  char where[300];
+  if (managed)
+    snprintf (where, sizeof where, "the static heap arena, but no block in "
+              "use: freed?");
+  else
+    describe_mapping (address, where, sizeof where);
+  snprintf (problem, sizeof problem, "%s is not memory from dumper_alloc "
+            "(it points into %s); only objects allocated with dumper_alloc "
+            "can be dumped", what, where);
+  refuse (c, DUMPER_E_FOREIGN_POINTER, field, problem);
+  return false;
+}
+
+/* Check that FIELD lies in the current object, word-aligned, and was
+   not reported before; false after refusing.  True for registry
+   entries (no current object).  */
+static bool
+field_ok (struct refcheck *c, const void *field)
+{
+  if (c->current == NULL)
+    return true;
+  uintptr_t offset = (uintptr_t) field - (uintptr_t) c->current->obj;
+  char problem[160];
+  if ((uintptr_t) field < (uintptr_t) c->current->obj
+      || offset > c->current_size
+      || c->current_size - offset < sizeof (uintptr_t))
+    {
+      snprintf (problem, sizeof problem, "trace reported a field at %p, "
+                "outside the %zu-byte object", field, c->current_size);
+      refuse (c, DUMPER_E_HEAP_DESC, c->current->obj, problem);
+      return false;
+    }
+  if (offset % sizeof (uintptr_t) != 0)
+    {
+      refuse (c, DUMPER_E_HEAP_DESC, field,
+              "trace reported a field that is not word-aligned");
+      return false;
+    }
+  size_t word = offset / sizeof (uintptr_t);
+  uint64_t bit = UINT64_C (1) << (word % 64);
+  if (c->reported[word / 64] & bit)
+    {
+      refuse (c, DUMPER_E_HEAP_DESC, field,
+              "trace reported the same field twice");
+      return false;
+    }
+  c->reported[word / 64] |= bit;
+  return true;
+}
+
+static void
+check_word (struct refcheck *c, uintptr_t value, const void *field)
+{
+  uintptr_t tag = value & c->tag_mask;
+  int type = c->heap->tag_types[tag];
+  uintptr_t address = value - tag;
+  if (type == DUMPER_TAG_IMMEDIATE || address == 0)
+    return;   /* a null with a pointer tag is the writer's to report */
+  char what[96];
+  snprintf (what, sizeof what, "the word 0x%" PRIxPTR " (tag %" PRIuPTR ")",
+            value, tag);
+  struct bridge_block *block;
+  if (!target_ok (c, address, what, field, &block))
+    return;
+  if (type == DUMPER_TAG_BY_HEADER)
+    type = c->heap->header_type ((const void *) address);
+  follow (c, address, type, block, field);
+}
+
+static void
+check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
+{
+  if (value == 0)
+    return;
+  char what[96];
+  snprintf (what, sizeof what, "the pointer 0x%" PRIxPTR, value);
+  struct bridge_block *block;
+  if (target_ok (c, value, what, field, &block))
+    follow (c, value, type, block, field);
+}
+
+static void
+trace_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status == DUMPER_OK && field_ok (c, field))
+    check_word (c, *field, field);
+}
+
+static void
+trace_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status == DUMPER_OK && field_ok (c, field))
+    check_ptr (c, (uintptr_t) *field, type, field);
+}
+
+static void
+trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  (void) length;
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
+    return;
+  char what[96];
+  snprintf (what, sizeof what, "the byte block pointer %p", *field);
+  struct bridge_block *block;
+  target_ok (c, (uintptr_t) *field, what, field, &block);
+}
+
+/* A C function pointer: its target must be declared with
+   DUMPER_DECLARE_CODE, in both back ends alike (pdump stores the
+   declaration's index; unexec keeps the address, and refuses the same
+   heap so a host validated in one mode works in the other).  */
+static void
+trace_code (struct dumper_tracer *t, const void *field)
+{
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status != DUMPER_OK || !field_ok (c, field))
+    return;
+  void (*fn) (void);
+  memcpy (&fn, field, sizeof fn);
+  if (fn == NULL
+      || bridge_decl_find_fn (DUMPER_DECL_CODE, fn) != SIZE_MAX)
+    return;
+  char problem[256];
+  snprintf (problem, sizeof problem, "code pointer %p is not a declared "
+            "code target; declare the function with DUMPER_DECLARE_CODE",
+            *(void *const *) field);
+  refuse (c, DUMPER_E_REGISTRATION, field, problem);
+}
+
+static void
+drain (struct refcheck *c)
+{
+  while (c->stack_size > 0 && c->status == DUMPER_OK)
+    {
+      struct refcheck_item item = c->stack[--c->stack_size];
+      const struct dumper_type *t = &c->heap->types[item.type];
+      if (t->trace == NULL)
+        continue;
+      c->current_size = t->size (item.obj);
+      size_t words = (c->current_size / sizeof (uintptr_t) + 63) / 64 + 1;
+      if (words > c->reported_words)
+        {
+          free (c->reported);
+          c->reported = malloc (words * sizeof *c->reported);
+          c->reported_words = c->reported ? words : 0;
+          if (c->reported == NULL)
+            {
+              refuse (c, DUMPER_E_NOMEM, item.obj, "out of memory for the "
+                      "check's walk");
+              return;
+            }
+        }
+      memset (c->reported, 0, words * sizeof *c->reported);
+      c->current = &item;
+      t->trace (item.obj, &c->tracer);
+      c->current = NULL;
+    }
+}
+
+enum dumper_status
+bridge_check_references (const struct dumper_heap *heap)
+{
+  if (heap == NULL)
+    return DUMPER_OK;
+  struct refcheck c = { .heap = heap };
+  c.tracer.word = trace_word;
+  c.tracer.ptr = trace_ptr;
+  c.tracer.bytes = trace_bytes;
+  c.tracer.code = trace_code;
+  c.tag_mask = ((uintptr_t) 1 << heap->tag_bits) - 1;
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  enum dumper_status st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
+  st = bridge_alloc_blocks (&c.blocks_mut, &c.managed_start,
+                            &c.managed_end);
+  if (st != DUMPER_OK)
+    return st;
+  c.blocks = c.blocks_mut;
+  bridge_exe_span (&c.exe);
+
+  size_t count;
+  const struct bridge_entry *entries = bridge_registry_entries (&count);
+  for (size_t i = 0; i < count && c.status == DUMPER_OK; i++)
+    {
+      const struct bridge_entry *e = &entries[i];
+      c.root_index = i;
+      c.root_addr = e->addr;
+      if (e->kind == DUMPER_DECL_ROOT || e->kind == DUMPER_DECL_WORD)
+        check_word (&c, *(const uintptr_t *) e->addr, e->addr);
+      else if (e->kind == DUMPER_DECL_PTR)
+        check_ptr (&c, (uintptr_t) *(void *const *) e->addr,
+                   (int) decls[e->decl].type, e->addr);
+      drain (&c);
+    }
+  bridge_blockmap_clear_seen (c.blocks_mut);
+  bridge_blockmap_free (&c.visited_image);
+  free (c.stack);
+  free (c.reported);
+  bridge_alloc_blocks_release ();
+  return c.status;
+}

@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/e2e/refuse.sh: the writer refuses what it cannot represent, the
+# same way in both back ends (issue 13), and the smaller contracts.
+#
+# Driven by tests/pdump/toyhost --bad SCENARIO, which adds one object
+# breaking a rule of heap.h.  In pdumper and unexec builds alike:
+#   interior pointers             96, naming type, field offset, target
+#   pointers to malloc memory     90, naming field and address
+#   a field reported twice        91, in six layouts
+#   double dumper_free            DUMPER_E_STATE, no abort
+# pdumper only: the lint of unreported words (warning; 91 with
+# --strict), the writer's self-check (test-only fault injection), a
+# stale default image in a dumping run, realloc of an image object.
+# unexec only: two dumps of the same state are byte-identical.
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+TOY=$BUILDDIR/tests/pdump/toyhost
+
+case $BACKEND in
+  pdumper) DUMP=--temacs=pdump ;;
+  unexec) DUMP=--temacs=dump ;;
+  *)
+    begin "refusal tests"
+    skip "this build is --with-dumper=$BACKEND"
+    finish ;;
+esac
+
+# refused SCENARIO STATUS WORDS...: a dump with --bad SCENARIO exits
+# STATUS, says each of WORDS, and leaves no file.
+refused () {
+  _b=$1; _s=$2
+  shift 2
+  begin "--bad $_b: refused with $_s"
+  _out=`"$TOY" --bad $_b $DUMP --output "$T/out" 2>&1`
+  _st=$?
+  if [ $_st -ne $_s ]; then fail "exit status $_st, expected $_s: $_out"; return; fi
+  if ls "$T" | grep -q '^out'; then fail "a file was left: `ls "$T"`"; return; fi
+  for _w in "$@"; do
+    case $_out in *"$_w"*) ;; *) fail "message lacks '$_w': $_out"; return ;; esac
+  done
+  pass
+}
+
+refused interior 96 "type \`bad'" "field at +16" "points 8 bytes into the" \
+  "dumper_alloc block at 0x" "not to its start"
+refused interior-ptr 96 "type \`bad'" "field at +24" "points 16 bytes into"
+refused malloc 90 "type \`bad'" "field at +24" "the pointer 0x" \
+  "is not memory from dumper_alloc" "malloc"
+refused malloc-word 90 "field at +8" "the word 0x" "is not memory from dumper_alloc"
+refused malloc-bytes 90 "field at +32" "the byte block pointer 0x" \
+  "is not memory from dumper_alloc"
+for layout in word immediate exe ptr bytes mixed; do
+  refused twice-$layout 91 "type \`bad'" "reported the same field twice"
+done
+
+begin "a double dumper_free is a status, not an abort"
+if [ $BACKEND = pdumper ]; then
+  out=`"$TOY" --contract $DUMP --output "$T/c" 2>&1`
+else
+  out=`"$TOY" --contract 2>&1`
+fi
+st=$?
+case "$st:$out" in
+  0:*"double free: dumper_realloc("*"freed"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+if [ $BACKEND = unexec ]; then
+  begin "two cold dumping runs of the same state give identical executables"
+  MINI=$BUILDDIR/tests/unexec/minihost
+  "$MINI" --temacs=dump --output "$T/m1" > /dev/null 2>&1 \
+    && "$MINI" --temacs=dump --output "$T/m2" > /dev/null 2>&1 \
+    && cmp "$T/m1" "$T/m2" > "$T/cmp" 2>&1 && pass \
+    || fail "`cat "$T/cmp"` (`cmp -l "$T/m1" "$T/m2" 2>/dev/null | wc -l` bytes differ)"
+  finish
+fi
+
+# ------------------------------------------------------------------
+# pdumper only.
+
+begin "a forgotten code pointer is reported at dump time (warning)"
+out=`"$TOY" --bad code $DUMP --output "$T/code.pdmp" 2>&1`
+st=$?
+case "$st:$out" in
+  0:*"type \`bad'"*"field at +48"*"unreported word 0x"*"executable's code"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+begin "an unreported heap address is reported at dump time (warning)"
+out=`"$TOY" --bad heapword $DUMP --output "$T/hw.pdmp" 2>&1`
+st=$?
+case "$st:$out" in
+  0:*"field at +16"*"is an address in the heap"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+begin "with dumper_set_strict_lint, a forgotten code pointer fails the dump (91)"
+out=`"$TOY" --bad code --strict $DUMP --output "$T/strict.pdmp" 2>&1`
+st=$?
+case "$st:$out" in
+  91:*"field at +48"*"executable's code"*"strict"*)
+    [ ! -e "$T/strict.pdmp" ] && pass || fail "the image was written" ;;
+  *) fail "status $st: $out" ;;
+esac
+
+begin "a clean heap gives no lint warning, even strict"
+out=`"$TOY" --strict $DUMP --output "$T/clean.pdmp" 2>&1`
+st=$?
+[ $st -eq 0 ] && [ -z "$out" ] && pass || fail "status $st: $out"
+
+begin "the writer checks what it wrote: a damaged image is never put in place"
+bad=0
+for off in 20 64 200 4100 8200; do
+  rm -f "$T/sc.pdmp"
+  out=`DUMPER_TEST_DAMAGE_IMAGE=$off "$TOY" $DUMP --output "$T/sc.pdmp" 2>&1`
+  st=$?
+  if [ $st -ne 86 ] || [ -e "$T/sc.pdmp" ] || ls "$T" | grep -q 'sc.pdmp.tmp'; then
+    bad=`expr $bad + 1`; echo "    offset $off: status $st, files: `ls "$T" | grep sc`: $out"
+  else
+    case $out in *"fails the loader's checks"*) ;; *) bad=`expr $bad + 1`; echo "    $out" ;; esac
+  fi
+done
+[ $bad -eq 0 ] && pass || fail "$bad of 5 damaged images were not refused"
+
+begin "dumper_realloc of an image object is a status, not an abort"
+out=`"$TOY" --dump-file="$T/clean.pdmp" --contract 2>&1`
+st=$?
+case "$st:$out" in
+  0:*"realloc of an image object: dumper_realloc("*"inside the loaded image"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+# A stale image beside the executable: the variant build finds toyhost's
+# image under its own name.
+cp "$BUILDDIR/tests/pdump/toyhost-variant" "$T/prog"
+cp "$T/clean.pdmp" "$T/prog.pdmp"
+
+begin "a dumping run with a stale default image starts cold with a warning"
+out=`"$T/prog" $DUMP --output "$T/fresh.pdmp" 2>&1`
+st=$?
+case "$st:$out" in
+  0:*"warning"*"prog.pdmp"*"another build"*"starts cold"*)
+    d=`"$T/prog" --dump-file="$T/fresh.pdmp" | sed -n 's/.*origin=\([0-9]\).*/\1/p'`
+    [ "$d" = 2 ] && pass || fail "the fresh image does not load: $d" ;;
+  *) fail "status $st: $out" ;;
+esac
+
+begin "a plain run with a stale default image: 85, naming --no-dump-file"
+out=`"$T/prog" 2>&1`
+st=$?
+case "$st:$out" in
+  85:*"prog.pdmp"*"--no-dump-file"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+begin "an explicit stale image in a dumping run is still an error (85)"
+out=`"$T/prog" --dump-file="$T/clean.pdmp" $DUMP --output "$T/x.pdmp" 2>&1`
+st=$?
+case "$st:$out" in
+  85:*"--no-dump-file"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
+finish
