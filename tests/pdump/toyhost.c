@@ -157,6 +157,17 @@ static int hook_runs;               /* after-load hook count this process */
 static int variant = TOY_VARIANT;   /* differs between builds */
 static word bad_root;               /* GC root in a --bad run */
 
+/* A registration the test host cannot go on without.  */
+static void
+registered (enum dumper_status status, const char *what)
+{
+  if (status != DUMPER_OK)
+    {
+      fprintf (stderr, "toyhost: cannot register %s\n", what);
+      exit (dumper_report ("toyhost", status));
+    }
+}
+
 static void
 after_load_hook (void)
 {
@@ -181,12 +192,12 @@ init_once (int scale, long long_length, bool foreign)
 {
   for (int i = 0; i < 64; i++)
     squares[i] = (uint32_t) (i * i + variant);
-  DUMPER_REMEMBER_SCALAR (squares);
-  DUMPER_STATICPRO (world);
-  DUMPER_STATICPRO (long_list);
-  dumper_remember_word (&the_table);   /* declared beside it */
-  DUMPER_REMEMBER_PTR (first_box, T_BOX);
-  DUMPER_DO_NOW_AND_AFTER_LOAD (after_load_hook);
+  registered (DUMPER_REMEMBER_SCALAR (squares), "squares");
+  registered (DUMPER_STATICPRO (world), "world");
+  registered (DUMPER_STATICPRO (long_list), "long_list");
+  registered (dumper_remember_word (&the_table), "the_table"); /* declared beside it */
+  registered (DUMPER_REMEMBER_PTR (first_box, T_BOX), "first_box");
+  registered (DUMPER_DO_NOW_AND_AFTER_LOAD (after_load_hook), "after_load_hook");
 
   /* Boxes sharing one name block, a chain of raw pointers.  */
   first_box = make_box ("alpha", NULL, &builtins[0]);
@@ -270,7 +281,7 @@ init_bad (void)
   b->h.type = T_BAD;
   b->a = make_fix (1);
   b->b = make_fix (2);
-  dumper_staticpro (&bad_root);
+  registered (DUMPER_STATICPRO (bad_root), "bad_root");
   bad_root = tag (b, TAG_HDR);
   word vec = make_vec (4);
   switch (bad_mode)
