@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -436,6 +437,52 @@ record_matches_decl (const struct pdump_record *r, const struct dumper_decl *d,
          && (r->exe_offset - start) % sizeof (uintptr_t) == 0;
 }
 
+static int
+compare_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* No two records name the same static or hook: the bridge never writes
+   one twice, and a copy would run a hook twice or restore a static from
+   two values.  */
+static enum dumper_status
+check_unique_records (const struct pdump_view *v, const void *registry,
+                      const char *path, char *detail, size_t detail_size)
+{
+  uint64_t count = v->sections[PDUMP_SECTION_REGISTRY].count;
+  if (count < 2)
+    return DUMPER_OK;
+  uint64_t *offsets = count <= SIZE_MAX / sizeof *offsets
+                      ? malloc ((size_t) count * sizeof *offsets) : NULL;
+  if (offsets == NULL)
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                             "out of memory checking %" PRIu64 " registry "
+                             "records", count);
+  for (uint64_t i = 0; i < count; i++)
+    {
+      struct pdump_record r;
+      memcpy (&r, (const unsigned char *) registry + i * sizeof r, sizeof r);
+      offsets[i] = r.exe_offset;
+    }
+  qsort (offsets, (size_t) count, sizeof *offsets, compare_u64);
+  uint64_t twice = 0;
+  bool found = false;
+  for (uint64_t i = 1; i < count && !found; i++)
+    if (offsets[i] == offsets[i - 1])
+      {
+        twice = offsets[i];
+        found = true;
+      }
+  free (offsets);
+  if (found)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                             "two registry records name the same executable "
+                             "offset 0x%" PRIx64, twice);
+  return DUMPER_OK;
+}
+
 enum dumper_status
 pdump_check_registry (const struct pdump_view *v, const void *registry,
                       const struct pdump_exe *exe,
@@ -499,7 +546,7 @@ pdump_check_registry (const struct pdump_view *v, const void *registry,
                      "the image has %u types", i, d->name ? d->name : "?",
                      (int) d->type, v->header.type_count);
     }
-  return DUMPER_OK;
+  return check_unique_records (v, registry, path, detail, detail_size);
 }
 
 enum dumper_status

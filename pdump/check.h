@@ -65,7 +65,8 @@ enum dumper_status pdump_check_section_sum (const struct pdump_view *view,
    executable-relative value within its span.  With DECLS (the running
    executable's declaration table, may be NULL for inspection), also
    that each record names an entry of it of the record's kind, and that
-   the static (or hook) it records is that entry's.  */
+   the static (or hook) it records is that entry's; no two records may
+   name the same static or hook.  */
 enum dumper_status pdump_check_registry (const struct pdump_view *view,
                                          const void *registry,
                                          const struct pdump_exe *exe,

@@ -76,6 +76,7 @@ struct verifier
   uint16_t *types;               /* by object number */
   uint64_t *reported;            /* HOT words a trace reported */
   uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
+  uint64_t *code_bits;           /* HOT words listed in RELOC_CODE */
   size_t start_words, hot_bitmap_words;
   uint64_t object_count, hot_count;
 
@@ -462,13 +463,26 @@ check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
     fail_at (v, field_offset, value, "a raw pointer that is not relocated");
 }
 
+/* A data field (word, pointer, byte block) must not be listed in
+   RELOC_CODE: the loader stored a function's address in it.  */
+static bool
+not_code (struct verifier *v, size_t field_offset, uintptr_t value,
+          uint64_t word)
+{
+  if (!bit_of (v->code_bits, word))
+    return true;
+  fail_at (v, field_offset, value, "a data field is listed in RELOC_CODE");
+  return false;
+}
+
 static void
 on_word (struct dumper_tracer *t, const uintptr_t *field)
 {
   struct verifier *v = (struct verifier *) t;
   size_t off;
   uint64_t w;
-  if (v->status == DUMPER_OK && field_word (v, field, &off, &w))
+  if (v->status == DUMPER_OK && field_word (v, field, &off, &w)
+      && not_code (v, off, *field, w))
     check_word (v, off, *field, bit_of (v->image_bits, w),
                 bit_of (v->exe_bits, w));
 }
@@ -479,18 +493,32 @@ on_ptr (struct dumper_tracer *t, void *const *field, int type)
   struct verifier *v = (struct verifier *) t;
   size_t off;
   uint64_t w;
-  if (v->status == DUMPER_OK && field_word (v, field, &off, &w))
+  if (v->status == DUMPER_OK && field_word (v, field, &off, &w)
+      && not_code (v, off, (uintptr_t) *field, w))
     check_ptr (v, off, (uintptr_t) *field, type, bit_of (v->image_bits, w),
                bit_of (v->exe_bits, w));
 }
 
-/* Code pointers were checked against the declaration table when they
-   were restored (pdump_relocate_code); nothing to follow.  */
+/* A code pointer field is NULL, or listed in RELOC_CODE (and then
+   pdump_relocate_code stored a declared code target in it); never an
+   image or executable relocation.  A code field left out of RELOC_CODE
+   would keep whatever number the image holds, and the host calls it.  */
 static void
 on_code (struct dumper_tracer *t, const void *field)
 {
-  (void) t;
-  (void) field;
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w;
+  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w))
+    return;
+  uintptr_t value;
+  memcpy (&value, field, sizeof value);
+  if (bit_of (v->image_bits, w) || bit_of (v->exe_bits, w))
+    fail_at (v, off, value, "a code pointer field is listed as an image or "
+             "executable relocation, not in RELOC_CODE");
+  else if (!bit_of (v->code_bits, w) && value != 0)
+    fail_at (v, off, value, "a code pointer field that is not NULL and not "
+             "in RELOC_CODE (it would be called as it is)");
 }
 
 static void
@@ -499,7 +527,8 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   struct verifier *v = (struct verifier *) t;
   size_t off;
   uint64_t w;
-  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w))
+  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w)
+      || !not_code (v, off, (uintptr_t) *field, w))
     return;
   uintptr_t value = (uintptr_t) *field;
   uint64_t number;
@@ -572,7 +601,8 @@ check_objects (struct verifier *v, const unsigned char *index,
   /* Every relocated word is a reported field.  */
   for (size_t g = 0; g < v->hot_bitmap_words; g++)
     {
-      uint64_t stray = (v->image_bits[g] | v->exe_bits[g]) & ~v->reported[g];
+      uint64_t stray = (v->image_bits[g] | v->exe_bits[g] | v->code_bits[g])
+                       & ~v->reported[g];
       if (stray)
         {
           uint64_t word = g * 64 + (uint64_t) __builtin_ctzll (stray);
@@ -623,7 +653,7 @@ reserve (struct verifier *v)
   size_t rank = (v->start_words * 4 + 7) / 8 * 8;
   size_t types = (size_t) ((v->object_count * 2 + 7) / 8 * 8);
   size_t hot = v->hot_bitmap_words * 8;
-  v->scratch_size = starts + rank + types + 2 * hot;
+  v->scratch_size = starts + rank + types + 3 * hot;
   v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (v->scratch == MAP_FAILED)
@@ -634,12 +664,13 @@ reserve (struct verifier *v)
   v->types = (uint16_t *) (p + starts + rank);
   v->reported = (uint64_t *) (p + starts + rank + types);
   v->exe_bits = (uint64_t *) (p + starts + rank + types + hot);
+  v->code_bits = (uint64_t *) (p + starts + rank + types + 2 * hot);
   return true;
 }
 
 enum dumper_status
 pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
-                        const struct pdump_exe *exe,
+                        const void *reloc_code, const struct pdump_exe *exe,
                         const struct dumper_heap *heap,
                         const struct dumper_decl *decls, size_t decl_count,
                         const char *path, char *detail, size_t detail_size)
@@ -713,6 +744,13 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
       memcpy (&w, exe_list + i * 4, sizeof w);
       v.exe_bits[w / 64] |= UINT64_C (1) << (w % 64);
     }
+  /* RELOC_CODE likewise (pdump_relocate_code checked it).  */
+  for (uint64_t i = 0; i < s[PDUMP_SECTION_RELOC_CODE].count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, (const unsigned char *) reloc_code + i * 4, sizeof w);
+      v.code_bits[w / 64] |= UINT64_C (1) << (w % 64);
+    }
 
   const unsigned char *index = bytes + s[PDUMP_SECTION_OBJECTS].offset;
   uint64_t index_size = s[PDUMP_SECTION_OBJECTS].size;
@@ -783,7 +821,7 @@ pdump_verify (struct pdump_verify_request *r)
     return pdump_check_fail (DUMPER_E_STATE, r->detail, r->detail_size, r->path,
                              "structural verification needs the heap relocated "
                              "in place against an executable");
-  status = pdump_verify_structure (view, r->bytes, r->exe, r->heap, r->decls,
+  status = pdump_verify_structure (view, r->bytes, code, r->exe, r->heap, r->decls,
                                    r->decl_count, r->path,
                                    r->detail, r->detail_size);
   r->structure_seconds = pdump_now () - t2;

@@ -63,7 +63,8 @@ struct pdump_verify_request
 enum dumper_status pdump_verify (struct pdump_verify_request *req);
 
 /* The structural pass alone, over an image already relocated at BYTES
-   (file offset 0) against EXE:
+   (file offset 0) against EXE, with RELOC_CODE the private copy of
+   that section:
 
    - the object index (OBJECTS, checksum first) must tile HOT and COLD
      exactly: each object at the previous end rounded up to its
@@ -75,12 +76,15 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
      (relocated by RELOC_IMAGE) to the start of an image object whose
      type is the one the tag or the field says; a byte block must start
      a byte block of the image and fit in it;
+   - a code pointer field (dumper_trace_code) must be NULL or listed in
+     RELOC_CODE, and
+     no data field may be listed there;
    - every relocated word must be a reported field, and no field the
      trace reports as a pointer may have been left unrelocated;
    - registry values obey the same rules.
 
    Needs no allocation but one scratch mapping sized from the header
-   (about 3 bits per 8 bytes of objects plus 2 bytes per object).  Any
+   (about 4 bits per 8 bytes of objects plus 2 bytes per object).  Any
    violation is DUMPER_E_IMAGE_CORRUPT naming the object, its type, the
    field and the value.  Host contract (heap.h): size functions read at
    most the first 64 bytes of an object, trace functions read only the
@@ -88,6 +92,7 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
    be NULL) gives the types of remembered pointers.  */
 enum dumper_status pdump_verify_structure (const struct pdump_view *view,
                                            unsigned char *bytes,
+                                           const void *reloc_code,
                                            const struct pdump_exe *exe,
                                            const struct dumper_heap *heap,
                                            const struct dumper_decl *decls,

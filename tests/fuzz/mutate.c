@@ -18,6 +18,16 @@
      header       one field of the header or of a section table entry
                   set to a boundary or random value
      flip         1 to 4 random bit flips anywhere
+     record       one field of a registry record (declaration index,
+                  kind, executable offset one byte off) changed, so that
+                  it names something the executable did not declare for
+                  it; or the record replaced by a copy of another (one
+                  static or hook named twice)
+     code         a code pointer's declaration index (the HOT word a
+                  RELOC_CODE entry names) set far beyond any table
+     uncode       a RELOC_CODE entry removed: the code pointer field
+                  keeps its declaration index, a small number, which the
+                  host would call
 
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
@@ -384,7 +394,7 @@ section_of (const struct image *im, uint64_t at)
 
 static const char *const section_names[] = {
   "?", "HOT", "COLD", "RELOC_IMAGE", "RELOC_EXE", "REGISTRY", "SCALAR_DATA",
-  "TYPES", "OBJECTS"
+  "TYPES", "OBJECTS", "RELOC_CODE"
 };
 
 /* The name of section KIND for messages; "gap" for 0.  */
@@ -395,6 +405,98 @@ section_name (unsigned kind)
     return "gap";
   return kind < sizeof section_names / sizeof section_names[0]
          ? section_names[kind] : "?";
+}
+
+/* Change the count (and the size, by 4 bytes per entry) of the section
+   entry of KIND by DELTA.  */
+static void
+adjust_list (struct image *im, enum pdump_section_kind kind, int delta)
+{
+  size_t entry = sizeof im->h + im->table_index[kind] * sizeof (struct pdump_section);
+  struct pdump_section s;
+  memcpy (&s, im->bytes + entry, sizeof s);
+  s.count += (uint64_t) (int64_t) delta;
+  s.size += (uint64_t) (int64_t) (4 * delta);
+  memcpy (im->bytes + entry, &s, sizeof s);
+  im->s[kind] = s;
+}
+
+static const char *
+mutate_record (struct image *im, char *what, size_t what_size)
+{
+  const struct pdump_section *reg = &im->s[PDUMP_SECTION_REGISTRY];
+  if (reg->count == 0)
+    return NULL;
+  uint64_t i = below (reg->count);
+  size_t at = reg->offset + i * sizeof (struct pdump_record);
+  struct pdump_record r, other;
+  memcpy (&r, im->bytes + at, sizeof r);
+  const char *field;
+  uint64_t old, value;
+  switch (below (reg->count > 1 ? 4 : 3))
+    {
+    case 0:
+      field = "decl";
+      old = r.decl;
+      r.decl ^= 1u << below (12);
+      value = r.decl;
+      break;
+    case 1:
+      field = "kind";
+      old = r.kind;
+      r.kind = (uint8_t) (1 + (r.kind + below (4)) % 5);   /* another of 1..5 */
+      value = r.kind;
+      break;
+    case 2:
+      field = "exe_offset";
+      old = r.exe_offset;
+      r.exe_offset += 1;
+      value = r.exe_offset;
+      break;
+    default:
+      {
+        uint64_t j = below (reg->count - 1);
+        if (j >= i)
+          j++;
+        memcpy (&other, im->bytes + reg->offset + j * sizeof other, sizeof other);
+        field = "copy of another record, exe_offset";
+        old = r.exe_offset;
+        r = other;
+        value = r.exe_offset;
+        break;
+      }
+    }
+  memcpy (im->bytes + at, &r, sizeof r);
+  snprintf (what, what_size, "registry record %" PRIu64 " %s: 0x%" PRIx64
+            " -> 0x%" PRIx64, i, field, old, value);
+  return "structural";
+}
+
+static const char *
+mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
+{
+  const struct pdump_section *cs = &im->s[PDUMP_SECTION_RELOC_CODE];
+  if (cs->count == 0)
+    return NULL;
+  uint64_t i = below (cs->count);
+  unsigned char *list = im->bytes + cs->offset;
+  uint32_t w;
+  memcpy (&w, list + i * 4, 4);
+  if (strcmp (kind, "code") == 0)
+    {
+      uint64_t *p = hot_word (im, w);
+      uint64_t old = *p;
+      *p = (UINT64_C (1) << 20) + below (UINT64_C (1) << 40);
+      snprintf (what, what_size, "code pointer at HOT word %u names declaration "
+                "%" PRIu64 " (was %" PRIu64 ")", w, *p, old);
+      return "structural";
+    }
+  memmove (list + i * 4, list + (i + 1) * 4, (size_t) (cs->count - i - 1) * 4);
+  memset (list + (cs->count - 1) * 4, 0, 4);
+  adjust_list (im, PDUMP_SECTION_RELOC_CODE, -1);
+  snprintf (what, what_size, "removed RELOC_CODE entry %" PRIu64 ": HOT word "
+            "%u keeps the number %" PRIu64, i, w, *hot_word (im, w));
+  return "structural";
 }
 
 static const char *
@@ -507,8 +609,13 @@ main (int argc, char **argv)
     cls = mutate_header (&im, what, sizeof what);
   else if (strcmp (kind, "flip") == 0)
     cls = mutate_flip (&im, what, sizeof what);
+  else if (strcmp (kind, "record") == 0)
+    cls = mutate_record (&im, what, sizeof what);
+  else if (strcmp (kind, "code") == 0 || strcmp (kind, "uncode") == 0)
+    cls = mutate_code (&im, kind, what, sizeof what);
   else
-    die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip)");
+    die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
+         "record, code, uncode)");
   if (cls == NULL)
     return 2;
   fuzz_reseal (im.bytes, im.size);

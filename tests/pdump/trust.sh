@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/pdump/trust.sh: crafted images against the loader's trust
+# boundary (issue 13 section 3, doc/format.md "Threat model").
+#
+# Every image here is a valid image with one field changed and every
+# checksum recomputed (tests/fuzz/mutate.c), as anyone who can write the
+# file could make it:
+#   - a registry record that names another declaration, another kind,
+#     an offset one byte off, or another record's static: the loader
+#     refuses it (86) before it writes any static or calls any hook, in
+#     the default verification mode;
+#   - a code pointer naming a declaration far beyond the table: 86;
+#   - a code pointer left out of RELOC_CODE (its field keeps a small
+#     number the host would call): the default mode cannot see it (the
+#     loader does not know the host's fields), structural verification
+#     refuses it (86).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+if [ "$BACKEND" != pdumper ]; then
+  begin "crafted images"
+  skip "this build is --with-dumper=$BACKEND"
+  finish
+fi
+
+MUTATE=$BUILDDIR/tests/fuzz/mutate
+TOY=$BUILDDIR/tests/pdump/toyhost
+DLISP=$BUILDDIR/host/dlisp
+
+"$TOY" --temacs=pdump --output "$T/toy.pdmp" > /dev/null || exit 1
+cp "$BUILDDIR/host/dlisp.pdmp" "$T/dlisp.pdmp" || exit 1
+
+# refused_all NAME HOST IMAGE KIND SEEDS VERIFY PATTERN: every mutant of
+# KIND for the seeds 1..SEEDS exits 86 with PATTERN in its message and
+# prints nothing on stdout (toyhost prints hooks=N once its hooks ran;
+# dlisp prints the value of `t').
+refused_all () {
+  _name=$1 _host=$2 _image=$3 _kind=$4 _seeds=$5 _verify=$6 _pattern=$7
+  begin "$_name"
+  _bad= _made=0 _seed=1
+  while [ $_seed -le "$_seeds" ]; do
+    if _desc=`"$MUTATE" "$_image" "$T/m.pdmp" $_kind $_seed`; then
+      _made=$((_made + 1))
+      case $_host in
+        toy) _out=`DUMPER_PDUMP_VERIFY=$_verify "$TOY" --dump-file="$T/m.pdmp" 2> "$T/err"` ;;
+        *) _out=`DUMPER_PDUMP_VERIFY=$_verify "$DLISP" --dump-file="$T/m.pdmp" \
+                 --batch --eval t 2> "$T/err"` ;;
+      esac
+      _st=$?
+      if [ $_st -ne 86 ] || [ -n "$_out" ] || ! grep -q "$_pattern" "$T/err"; then
+        _bad="$_bad
+    seed $_seed: $_desc: status $_st, stdout '$_out': `head -c 300 "$T/err"`"
+      fi
+    fi
+    _seed=$((_seed + 1))
+  done
+  if [ $_made -eq 0 ]; then
+    fail "the mutator made no $_kind mutant"
+  elif [ -n "$_bad" ]; then
+    fail "$_bad"
+  else
+    pass
+  fi
+}
+
+refused_all "toyhost: registry records naming undeclared statics and hooks are refused (86), nothing run" \
+  toy "$T/toy.pdmp" record 40 none "registry record"
+refused_all "dlisp: registry records naming undeclared statics and hooks are refused (86), nothing run" \
+  dlisp "$T/dlisp.pdmp" record 24 none "registry record"
+refused_all "dlisp: a code pointer naming an undeclared target is refused (86)" \
+  dlisp "$T/dlisp.pdmp" code 8 none "not a declared code target"
+refused_all "dlisp: a code pointer left out of RELOC_CODE is refused by verify=structure (86)" \
+  dlisp "$T/dlisp.pdmp" uncode 8 structure "not in RELOC_CODE"
+
+# Two records naming one static or hook, each matching its declaration:
+# a record replaced by a copy of another.
+begin "a static or hook named by two records is refused (86)"
+seed=1 found=
+while [ $seed -le 200 ] && [ -z "$found" ]; do
+  desc=`"$MUTATE" "$T/toy.pdmp" "$T/m.pdmp" record $seed` || desc=
+  case $desc in *"copy of another record"*) found=$seed ;; esac
+  seed=$((seed + 1))
+done
+if [ -z "$found" ]; then
+  fail "no seed in 1..200 copies a record"
+else
+  out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+  st=$?
+  if [ $st -eq 86 ] && printf '%s' "$out" | grep -q "two registry records name the same"; then
+    pass
+  else
+    fail "seed $found ($desc): status $st: $out"
+  fi
+fi
+finish
