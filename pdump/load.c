@@ -8,7 +8,12 @@
    declaration table, and every registry record against that table and
    the executable's layout before writing a single byte outside the
    image.  Only then does it restore the remembered statics.  Any
-   failure unmaps the image and leaves the process as it was.  The
+   failure unmaps the image and leaves the process as it was.  What it
+   cannot see without the host's trace functions (a code pointer field
+   left out of RELOC_CODE, a pointer into the middle of an object) is
+   checked by the structural pass (verify.c) when verify=structure;
+   doc/format.md, "Threat model", says exactly what each mode
+   guarantees.  The
    small tables it interprets (header, section table, registry, scalar
    data, code relocations) are private copies, never read twice from
    the file mapping.
@@ -33,6 +38,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,9 +396,103 @@ restore (const struct pdump_view *view, const unsigned char *base,
   return entries;
 }
 
+/* The file truncated under the mapping.  A page of a file mapping with
+   no file behind it any more (the image truncated in place while it is
+   loaded) raises SIGBUS when touched.  While load_image runs in this
+   thread, that fault ends the load with a status instead of the
+   process: the handler saves what load_image holds (its frame is live
+   while the handler runs) and jumps back to pdump_load, which releases
+   it.  Only checks have run by then (restore reads private copies), so
+   nothing outside the image was written.  A SIGBUS that is not this
+   thread's load goes to the handler that was there before.  */
+struct bus_guard
+{
+  sigjmp_buf jump;
+  const struct placement *place;      /* set once load_image has one */
+  const struct private_tables *tables;
+  struct placement saved_place;
+  struct private_tables saved_tables;
+};
+
+static _Thread_local struct bus_guard *bus_guard;
+static struct sigaction previous_bus_action;
+
+static void
+on_sigbus (int sig, siginfo_t *info, void *uc)
+{
+  struct bus_guard *g = bus_guard;
+  if (g == NULL || g->place == NULL)
+    {
+      /* Not ours: the previous handler takes the fault when the
+         instruction runs again.  */
+      sigaction (SIGBUS, &previous_bus_action, NULL);
+      (void) sig, (void) info, (void) uc;
+      return;
+    }
+  g->saved_place = *g->place;
+  if (g->tables)
+    g->saved_tables = *g->tables;
+  siglongjmp (g->jump, 1);
+}
+
+/* Test-only: DUMPER_TEST_TRUNCATE_IMAGE=SIZE truncates the image file
+   to SIZE bytes once it is mapped, to test the guard above
+   (tests/pdump/trust.sh).  */
+static void
+truncate_for_test (const char *path)
+{
+  const char *size = getenv ("DUMPER_TEST_TRUNCATE_IMAGE");
+  if (size != NULL && *size)
+    (void) !truncate (path, (off_t) strtoull (size, NULL, 0));
+}
+
+static enum dumper_status load_image (const struct pdump_load_request *req,
+                                      struct pdump_entry **entries_out,
+                                      size_t *entry_count,
+                                      struct bus_guard *guard);
+
 enum dumper_status
 pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_out,
             size_t *entry_count)
+{
+  /* Static: read after the jump back.  One load at a time (pdump_range_
+     is process-wide); the thread-local pointer keeps other threads'
+     faults out.  */
+  static struct bus_guard guard;
+  memset (&guard, 0, sizeof guard);
+  struct sigaction action;
+  memset (&action, 0, sizeof action);
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset (&action.sa_mask);
+  bool installed = sigaction (SIGBUS, &action, &previous_bus_action) == 0;
+  enum dumper_status status;
+  if (sigsetjmp (guard.jump, 1) == 0)
+    {
+      bus_guard = &guard;
+      status = load_image (req, entries_out, entry_count, &guard);
+    }
+  else
+    {
+      free_tables (&guard.saved_tables);
+      munmap (guard.saved_place.region, guard.saved_place.region_size);
+      if (guard.saved_place.fd >= 0)
+        close (guard.saved_place.fd);
+      *entries_out = NULL;
+      *entry_count = 0;
+      status = fail (req, DUMPER_E_IMAGE_CORRUPT, "the file became shorter "
+                     "while it was loaded (changed in place; replace images "
+                     "by rename)", 0);
+    }
+  bus_guard = NULL;
+  if (installed)
+    sigaction (SIGBUS, &previous_bus_action, NULL);
+  return status;
+}
+
+static enum dumper_status
+load_image (const struct pdump_load_request *req, struct pdump_entry **entries_out,
+            size_t *entry_count, struct bus_guard *guard)
 {
   *entries_out = NULL;
   *entry_count = 0;
@@ -473,6 +574,8 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       close (fd);
       return status;
     }
+  guard->place = &place;
+  truncate_for_test (req->path);
   unsigned char *base = place.base;
   double t_map = pdump_now ();
 
@@ -480,6 +583,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
      only the copies are checked and used (pdump_verify checks their
      sums on the copies).  */
   struct private_tables tables = { NULL, NULL, NULL };
+  guard->tables = &tables;
   if (status == DUMPER_OK)
     status = copy_section (&view, PDUMP_SECTION_REGISTRY, base,
                            &tables.registry, req);
@@ -521,6 +625,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       pdump_unpack_end (place.hot_unpack);
     }
   close (fd);
+  place.fd = -1;
   uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
   uint64_t code_relocs = vr.code_reloc_count;
   double t_reloc = pdump_now ();
