@@ -23,7 +23,8 @@
      tagged word, a raw pointer to an object of a known type, a raw
      pointer to a pointer-free byte block with its length, or a C
      function pointer (dumper_trace_code) whose target the executable
-     declared with DUMPER_DECLARE_CODE (dumper.h) (else 91);
+     declared with DUMPER_DECLARE_CODE (dumper.h) (else
+     DUMPER_E_REGISTRATION, 95);
    - a pointer points to the start of an object (after removing the
      tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96);
    - what a pointer points to is the executable or memory from

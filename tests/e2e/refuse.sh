@@ -8,6 +8,7 @@
 #   interior pointers             96, naming type, field offset, target
 #   pointers to malloc memory     90, naming field and address
 #   a field reported twice        91, in six layouts
+#   an undeclared code target     95; a declared one is called after a load
 #   double dumper_free            DUMPER_E_STATE, no abort
 # pdumper only: the lint of unreported words (warning; 91 with
 # --strict), the writer's self-check (test-only fault injection), a
@@ -54,6 +55,29 @@ refused malloc-bytes 90 "field at +32" "the byte block pointer 0x" \
 for layout in word immediate exe ptr bytes mixed; do
   refused twice-$layout 91 "type \`bad'" "reported the same field twice"
 done
+
+refused code-undeclared 95 "type \`bad'" "field at +48" "not a declared code target" \
+  "DUMPER_DECLARE_CODE"
+
+# A C function pointer in a heap object, reported with dumper_trace_code
+# and declared with DUMPER_DECLARE_CODE, comes back pointing at the
+# function in the new process (pdump: a PIE moved by ASLR; unexec: the
+# saved executable) and is called through.
+begin "a declared code pointer in the heap is restored and called after a load"
+if "$TOY" --bad callback $DUMP --output "$T/cb" > "$T/cb.out" 2>&1; then
+  if [ $BACKEND = pdumper ]; then
+    out=`"$TOY" --bad callback --dump-file="$T/cb" 2>&1`; origin=2
+  else
+    out=`"$T/cb" --bad callback 2>&1`; origin=1
+  fi
+  st=$?
+  case "$st:$out" in
+    0:*"callback=1 fn_is_toy_callback=1"*"origin=$origin "*) pass ;;
+    *) fail "status $st: $out" ;;
+  esac
+else
+  fail "the dump failed: `cat "$T/cb.out"`"
+fi
 
 begin "a double dumper_free is a status, not an abort"
 if [ $BACKEND = pdumper ]; then

@@ -118,7 +118,11 @@ enum bad_mode
 {
   BAD_NONE, BAD_INTERIOR, BAD_INTERIOR_PTR, BAD_MALLOC, BAD_MALLOC_WORD,
   BAD_MALLOC_BYTES, BAD_TWICE_WORD, BAD_TWICE_IMMEDIATE, BAD_TWICE_EXE,
-  BAD_TWICE_PTR, BAD_TWICE_BYTES, BAD_TWICE_MIXED, BAD_CODE, BAD_HEAPWORD
+  BAD_TWICE_PTR, BAD_TWICE_BYTES, BAD_TWICE_MIXED, BAD_CODE, BAD_HEAPWORD,
+  /* Not bad: fn reported with dumper_trace_code, a declared target.  */
+  BAD_CALLBACK,
+  /* fn reported with dumper_trace_code, a target not declared.  */
+  BAD_CODE_UNDECLARED
 };
 static enum bad_mode bad_mode;
 
@@ -148,6 +152,14 @@ bad_trace (const void *o, struct dumper_tracer *t)
       /* b holds a heap address and is not reported.  */
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      return;
+    case BAD_CALLBACK:
+    case BAD_CODE_UNDECLARED:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->b);
+      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
+      dumper_trace_code (t, &b->fn);
       return;
     default:
       /* fn (a code pointer) is never reported: BAD_CODE.  */

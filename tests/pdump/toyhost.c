@@ -41,7 +41,8 @@ DUMPER_DEFINE_FINGERPRINT;
 static const char *const bad_names[] = {
   "none", "interior", "interior-ptr", "malloc", "malloc-word",
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
-  "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword"
+  "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
+  "callback", "code-undeclared"
 };
 
 static const struct builtin builtins[] = {
@@ -53,11 +54,9 @@ static word tag (const void *p, int t) { return (word) p + (word) t; }
 static void *untag (word w) { return (void *) (w & ~(word) 7); }
 
 /* ------------------------------------------------------------------ */
-/* Allocation: every object is dumper_alloc'd and listed for the sweep
-   (outside the objects: no hidden pointers).  */
-
-static void **all_objects;
-static size_t all_count, all_capacity;
+/* Allocation: every object is dumper_alloc'd.  Nothing else in this
+   host is malloc'd before a dump, so it also runs as an unexec'd
+   executable (whose old malloc heap is gone).  */
 
 static void *
 alloc (size_t size)
@@ -68,14 +67,6 @@ alloc (size_t size)
       fprintf (stderr, "toyhost: out of memory\n");
       exit (71);
     }
-  if (all_count == all_capacity)
-    {
-      all_capacity = all_capacity ? all_capacity * 2 : 1024;
-      all_objects = realloc (all_objects, all_capacity * sizeof *all_objects);
-      if (all_objects == NULL)
-        exit (71);
-    }
-  all_objects[all_count++] = p;
   return p;
 }
 
@@ -157,6 +148,23 @@ static int hook_runs;               /* after-load hook count this process */
 static int variant = TOY_VARIANT;   /* differs between builds */
 static word bad_root;               /* GC root in a --bad run */
 
+/* The code pointer of --bad callback: declared, so an image may hold it
+   (the loader stores this process's address of it).  */
+static int callback_runs;
+static void
+toy_callback (void)
+{
+  callback_runs++;
+}
+DUMPER_DECLARE_CODE (toy_callback);
+
+/* --bad code-undeclared: reported as a code pointer, never declared.  */
+static void
+toy_undeclared (void)
+{
+  callback_runs += 100;
+}
+
 /* A registration the test host cannot go on without.  */
 static void
 registered (enum dumper_status status, const char *what)
@@ -172,6 +180,12 @@ static void
 after_load_hook (void)
 {
   hook_runs++;
+  /* The table's address index is malloc'd: not in a pdump image (the
+     fixup drops it), and stale in an unexec'd executable, whose malloc
+     heap is new.  Rebuilt on the next lookup.  */
+  struct table *tb = the_table ? untag (the_table) : NULL;
+  if (tb != NULL)
+    tb->index = NULL;
 }
 
 static struct box *
@@ -328,6 +342,12 @@ init_bad (void)
       break;
     case BAD_CODE:
       b->fn = after_load_hook;
+      break;
+    case BAD_CALLBACK:
+      b->fn = toy_callback;
+      break;
+    case BAD_CODE_UNDECLARED:
+      b->fn = toy_undeclared;
       break;
     case BAD_HEAPWORD:
       b->b = (word) untag (vec);
@@ -723,6 +743,20 @@ main (int argc, char **argv)
                   (unsigned long long) s->exe_relocs);
         }
       return 0;
+    }
+  if (bad_mode == BAD_CALLBACK)
+    {
+      /* Call through the heap's code pointer: in a start from a dump it
+         is the loader's (pdump) or the saved executable's (unexec).  */
+      const struct bad *b = untag (bad_root);
+      if (b == NULL || b->fn == NULL)
+        {
+          fprintf (stderr, "toyhost: no callback in the heap\n");
+          return 2;
+        }
+      b->fn ();
+      printf ("callback=%d fn_is_toy_callback=%d\n", callback_runs,
+              b->fn == toy_callback);
     }
   printf ("origin=%d hooks=%d digest=%016llx\n",
           (int) dumper_start_info ()->origin, hook_runs,
