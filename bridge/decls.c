@@ -44,7 +44,8 @@ static char table_problem[512];
 static bool
 is_static_kind (uint32_t kind)
 {
-  return kind >= DUMPER_DECL_ROOT && kind <= DUMPER_DECL_SCALAR;
+  return (kind >= DUMPER_DECL_ROOT && kind <= DUMPER_DECL_SCALAR)
+         || kind == DUMPER_DECL_OBJECTS;
 }
 
 static bool
@@ -64,6 +65,7 @@ bridge_decl_kind_name (uint32_t kind)
     case DUMPER_DECL_SCALAR: return "scalar";
     case DUMPER_DECL_HOOK: return "hook";
     case DUMPER_DECL_CODE: return "code";
+    case DUMPER_DECL_OBJECTS: return "static objects";
     default: return "?";
     }
 }
@@ -124,10 +126,19 @@ entry_problem (const struct dumper_decl *d, char *why, size_t why_size)
               "word-aligned and a whole number of %zu-byte words",
               bridge_decl_kind_name (d->kind), d->size, d->addr,
               sizeof (uintptr_t));
-  else if (d->kind == DUMPER_DECL_PTR && d->type < 0)
+  else if ((d->kind == DUMPER_DECL_PTR || d->kind == DUMPER_DECL_OBJECTS)
+           && d->type < 0)
     snprintf (why, why_size, "has the negative type %" PRId32, d->type);
-  else if (d->kind != DUMPER_DECL_PTR && d->type != 0)
+  else if (d->kind != DUMPER_DECL_PTR && d->kind != DUMPER_DECL_OBJECTS
+           && d->type != 0)
     snprintf (why, why_size, "has a type but is not a pointer");
+  else if (d->kind == DUMPER_DECL_OBJECTS
+           && (d->stride == 0 || d->size % d->stride != 0))
+    snprintf (why, why_size, "is an array of %zu bytes in elements of %zu",
+              d->size, d->stride);
+  else if (d->kind != DUMPER_DECL_OBJECTS && d->stride != 0)
+    snprintf (why, why_size, "has an element size but is not an array of "
+              "static objects");
   else if (is_static_kind (d->kind) && d->fn != NULL)
     snprintf (why, why_size, "is a static but names a function");
   else if (!is_static_kind (d->kind) && d->fn == NULL)

@@ -8,7 +8,11 @@
    object reachable through the heap description (iteratively, with a
    visited set) and checks each traced word, pointer and byte block:
 
-   - into the executable (statics, code): fine, not followed;
+   - into the executable: a tagged word or typed pointer must point to
+     the start of an element of a static array declared with
+     DUMPER_DECLARE_OBJECTS for its type (else DUMPER_E_REGISTRATION, or
+     DUMPER_E_INTERIOR_POINTER inside an element); a byte block may
+     point anywhere in it; not followed;
    - into a loaded pdump image: fine (the loader placed objects there),
      followed;
    - the start of a live dumper_alloc block: fine, followed;
@@ -36,6 +40,7 @@
 #include <dumper/pdump.h>
 
 #include "bridge.h"
+#include "common/maps.h"
 
 struct refcheck_item
 {
@@ -51,6 +56,7 @@ struct refcheck
   const struct bridge_blockmap *blocks;   /* == blocks_mut */
   uintptr_t managed_start, managed_end;   /* unexec: the arena */
   struct bridge_exe_span exe;
+  const struct dumper_decl *decls;        /* the declaration table */
   /* Visited objects: a live block is marked in BLOCKS itself
      (BRIDGE_BLOCK_SEEN, cleared at the end); image objects, which are
      no block, here.  */
@@ -134,36 +140,72 @@ static void
 describe_mapping (uintptr_t address, char *out, size_t size)
 {
   snprintf (out, size, "unmapped memory");
-  FILE *f = fopen ("/proc/self/maps", "re");
-  if (f == NULL)
+  struct common_maps maps;
+  if (!common_maps_read (&maps))
     return;
-  char line[512];
-  while (fgets (line, sizeof line, f))
+  const struct common_region *r = common_maps_find (&maps, address);
+  if (r == NULL)
+    ;
+  else if (strcmp (r->name, "[heap]") == 0)
+    snprintf (out, size, "the malloc heap");
+  else if (common_region_anonymous (r))
+    snprintf (out, size, "anonymous memory: a large malloc block or mmap");
+  else
+    snprintf (out, size, "%s", r->name);
+  common_maps_free (&maps);
+}
+
+/* A tagged word or typed pointer WHAT into the executable, at ADDRESS,
+   of TYPE (DUMPER_TAG_BY_HEADER: the header says): it must be the start
+   of an element of a declared array of static objects of that type.  An
+   image names such targets by executable offset, and a loader with
+   verify=structure accepts only these, so nothing else may be saved.  */
+static void
+check_exe_object (struct refcheck *c, uintptr_t address, int type,
+                  const char *what, const void *field)
+{
+  char problem[512];
+  size_t i = bridge_decl_find_static (DUMPER_DECL_OBJECTS, (const void *) address);
+  if (i == SIZE_MAX)
     {
-      unsigned long start, end;
-      int name_at = 0;
-      if (sscanf (line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end,
-                  &name_at) < 2 || address < start || address >= end)
-        continue;
-      char *name = line + name_at;
-      name[strcspn (name, "\n")] = '\0';
-      if (name_at == 0 || name[0] == '\0')
-        snprintf (out, size, "anonymous memory: a large malloc block or "
-                  "mmap");
-      else if (strcmp (name, "[heap]") == 0)
-        snprintf (out, size, "the malloc heap");
-      else
-        snprintf (out, size, "%s", name);
-      break;
+      snprintf (problem, sizeof problem, "%s points into the executable "
+                "at %p, but not into an array declared with "
+                "DUMPER_DECLARE_OBJECTS; declare the static objects heap "
+                "words may point to", what, (void *) address);
+      refuse (c, DUMPER_E_REGISTRATION, field, problem);
+      return;
     }
-  fclose (f);
+  const struct dumper_decl *d = &c->decls[i];
+  uintptr_t offset = address - (uintptr_t) d->addr;
+  if (offset % d->stride != 0)
+    {
+      snprintf (problem, sizeof problem, "%s points %" PRIuPTR " bytes into "
+                "element %" PRIuPTR " of %s (%zu bytes each), not to its "
+                "start", what, offset % d->stride, offset / d->stride,
+                d->name ? d->name : "?", d->stride);
+      refuse (c, DUMPER_E_INTERIOR_POINTER, field, problem);
+      return;
+    }
+  if (type == DUMPER_TAG_BY_HEADER)
+    type = c->heap->header_type ((const void *) address);
+  if (type != d->type)
+    {
+      snprintf (problem, sizeof problem, "%s points to an element of %s, "
+                "declared with type %d (`%s'), as type %d", what,
+                d->name ? d->name : "?", (int) d->type,
+                d->type < c->heap->type_count
+                ? c->heap->types[d->type].name : "?", type);
+      refuse (c, DUMPER_E_REGISTRATION, field, problem);
+    }
 }
 
 /* Check the target ADDRESS of the field at FIELD, described as WHAT
-   ("the word 0x..."): true when it may be followed as an object, with
-   *BLOCK its live block (NULL in a loaded image).  */
+   ("the word 0x..."), of TYPE (NO_TYPE for a byte block): true when it
+   may be followed as an object, with *BLOCK its live block (NULL in a
+   loaded image).  */
+#define NO_TYPE (-1000)
 static bool
-target_ok (struct refcheck *c, uintptr_t address, const char *what,
+target_ok (struct refcheck *c, uintptr_t address, int type, const char *what,
            const void *field, struct bridge_block **block)
 {
   char problem[512];
@@ -175,7 +217,12 @@ target_ok (struct refcheck *c, uintptr_t address, const char *what,
     return true;
   bool managed = address >= c->managed_start && address < c->managed_end;
   if (!managed && bridge_exe_span_contains (&c->exe, address))
-    return false;   /* a static or code: the back ends relocate it */
+    {
+      /* A static object: the back ends relocate it.  */
+      if (type != NO_TYPE)
+        check_exe_object (c, address, type, what, field);
+      return false;
+    }
   /* Only errors remain: the linear search below is paid once.  */
   const struct bridge_block *b = bridge_blockmap_containing (c->blocks, address);
   if (b)
@@ -250,7 +297,7 @@ check_word (struct refcheck *c, uintptr_t value, const void *field)
   snprintf (what, sizeof what, "the word 0x%" PRIxPTR " (tag %" PRIuPTR ")",
             value, tag);
   struct bridge_block *block;
-  if (!target_ok (c, address, what, field, &block))
+  if (!target_ok (c, address, type, what, field, &block))
     return;
   if (type == DUMPER_TAG_BY_HEADER)
     type = c->heap->header_type ((const void *) address);
@@ -265,7 +312,7 @@ check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
   char what[96];
   snprintf (what, sizeof what, "the pointer 0x%" PRIxPTR, value);
   struct bridge_block *block;
-  if (target_ok (c, value, what, field, &block))
+  if (target_ok (c, value, type, what, field, &block))
     follow (c, value, type, block, field);
 }
 
@@ -295,7 +342,7 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   char what[96];
   snprintf (what, sizeof what, "the byte block pointer %p", *field);
   struct bridge_block *block;
-  target_ok (c, (uintptr_t) *field, what, field, &block);
+  target_ok (c, (uintptr_t) *field, NO_TYPE, what, field, &block);
 }
 
 /* A C function pointer: its target must be declared with
@@ -366,6 +413,7 @@ bridge_check_references (const struct dumper_heap *heap)
   enum dumper_status st = bridge_decls (&decls, &decl_count);
   if (st != DUMPER_OK)
     return st;
+  c.decls = decls;
   st = bridge_alloc_blocks (&c.blocks_mut, &c.managed_start,
                             &c.managed_end);
   if (st != DUMPER_OK)

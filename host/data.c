@@ -903,5 +903,6 @@ const struct dl_builtin dl_data_builtins[] = {
   DL_BUILTIN ("hash-table-test", f_hash_table_test, 1, 1, "eq or equal."),
   DL_BUILTIN ("sxhash", f_sxhash, 1, 1, "The address-free hash `equal' tables use."),
 };
+DUMPER_DECLARE_OBJECTS (dl_data_builtins, DL_T_BUILTIN);
 const size_t dl_data_builtin_count
   = sizeof dl_data_builtins / sizeof dl_data_builtins[0];

@@ -1227,5 +1227,6 @@ const struct dl_builtin dl_eval_builtins[] = {
   DL_BUILTIN ("define-error", f_define_error, 2, 3, "(define-error NAME MESSAGE [PARENT])"),
   DL_BUILTIN ("max-eval-depth-reached", f_eval_depth, 0, 0, "Deepest evaluation nesting so far."),
 };
+DUMPER_DECLARE_OBJECTS (dl_eval_builtins, DL_T_BUILTIN);
 const size_t dl_eval_builtin_count
   = sizeof dl_eval_builtins / sizeof dl_eval_builtins[0];

@@ -250,4 +250,5 @@ const struct dl_builtin dl_io_builtins[] = {
   DL_BUILTIN ("dlisp-heap-digest", f_heap_digest, 0, 0, "Hex digest of the reachable heap."),
   DL_BUILTIN ("dlisp-heap-stats", f_heap_stats, 0, 0, "(OBJECTS BYTES GC-COUNT SYMBOLS)."),
 };
+DUMPER_DECLARE_OBJECTS (dl_io_builtins, DL_T_BUILTIN);
 const size_t dl_io_builtin_count = sizeof dl_io_builtins / sizeof dl_io_builtins[0];

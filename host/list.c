@@ -517,5 +517,6 @@ const struct dl_builtin dl_list_builtins[] = {
   DL_BUILTIN ("nreverse", f_nreverse, 1, 1, "Reverse SEQUENCE in place."),
   DL_BUILTIN ("sort", f_sort, 2, 2, "Sort SEQUENCE stably by PREDICATE, in place."),
 };
+DUMPER_DECLARE_OBJECTS (dl_list_builtins, DL_T_BUILTIN);
 const size_t dl_list_builtin_count
   = sizeof dl_list_builtins / sizeof dl_list_builtins[0];

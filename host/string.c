@@ -344,5 +344,6 @@ const struct dl_builtin dl_string_builtins[] = {
   DL_BUILTIN ("read-from-string", f_read_from_string, 1, 1, "The first form read from STRING."),
   DL_BUILTIN ("error-message-string", f_error_message_string, 1, 1, "The message of an error value."),
 };
+DUMPER_DECLARE_OBJECTS (dl_string_builtins, DL_T_BUILTIN);
 const size_t dl_string_builtin_count
   = sizeof dl_string_builtins / sizeof dl_string_builtins[0];

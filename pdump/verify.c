@@ -382,19 +382,59 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
              ? type_name (v, (unsigned) want) : "?");
 }
 
+/* The TYPE of a byte block (no type).  */
+#define NO_TYPE (-1000)
+
 /* An executable value: ADDRESS .. ADDRESS + LENGTH must lie in the
-   executable's segments.  */
+   executable's segments; a tagged word or typed pointer (TYPE, or
+   DUMPER_TAG_BY_HEADER) must also be the start of an element of an
+   array the executable declared with DUMPER_DECLARE_OBJECTS for that
+   type.  Otherwise an image could make the host read any executable
+   memory (the GOT, a remembered scalar it filled itself) as an object,
+   function pointers included.  */
 static void
 check_exe_target (struct verifier *v, size_t field_offset, uintptr_t value,
-                  uintptr_t address, size_t length)
+                  uintptr_t address, size_t length, int type)
 {
   if (v->exe == NULL)
     return;
   if (!pdump_exe_contains (v->exe, address)
       || (length > 1 && (address + length - 1 < address
                          || !pdump_exe_contains (v->exe, address + length - 1))))
-    fail_at (v, field_offset, value, "points outside the executable's "
-             "segments");
+    {
+      fail_at (v, field_offset, value, "points outside the executable's "
+               "segments");
+      return;
+    }
+  if (type == NO_TYPE || v->decls == NULL)
+    return;
+  const struct dumper_decl *d = NULL;
+  for (size_t i = 0; i < v->decl_count && d == NULL; i++)
+    if (v->decls[i].kind == DUMPER_DECL_OBJECTS
+        && address >= (uintptr_t) v->decls[i].addr
+        && address - (uintptr_t) v->decls[i].addr < v->decls[i].size)
+      d = &v->decls[i];
+  if (d == NULL)
+    {
+      fail_at (v, field_offset, value, "points into the executable outside "
+               "every array of static objects it declares");
+      return;
+    }
+  uintptr_t offset = address - (uintptr_t) d->addr;
+  if (d->stride == 0 || offset % d->stride != 0)
+    {
+      fail_at (v, field_offset, value, "points %zu bytes into element %zu of "
+               "the static objects %s", d->stride ? (size_t) (offset % d->stride)
+               : (size_t) offset, d->stride ? (size_t) (offset / d->stride) : 0,
+               d->name ? d->name : "?");
+      return;
+    }
+  int t = type == DUMPER_TAG_BY_HEADER
+          ? v->heap->header_type ((const void *) address) : type;
+  if (t != d->type)
+    fail_at (v, field_offset, value, "points to an element of %s, declared "
+             "with type %d, as type %d", d->name ? d->name : "?",
+             (int) d->type, t);
 }
 
 /* The HOT word of FIELD in the current object, after checking that the
@@ -440,7 +480,7 @@ check_word (struct verifier *v, size_t field_offset, uintptr_t value,
                  "is listed for relocation", tag);
     }
   else if (in_exe)
-    check_exe_target (v, field_offset, value, value - tag, 1);
+    check_exe_target (v, field_offset, value, value - tag, 1, type);
   else if (!in_image)
     fail_at (v, field_offset, value, "pointer tag %" PRIuPTR " but the "
              "word is not relocated", tag);
@@ -456,7 +496,7 @@ check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
     fail_at (v, field_offset, value, "the trace function reported type %d",
              type);
   else if (in_exe)
-    check_exe_target (v, field_offset, value, value, 1);
+    check_exe_target (v, field_offset, value, value, 1, type);
   else if (in_image)
     check_image_target (v, field_offset, value, value - v->base, type);
   else if (value != 0)
@@ -533,7 +573,7 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   uintptr_t value = (uintptr_t) *field;
   uint64_t number;
   if (bit_of (v->exe_bits, w))
-    check_exe_target (v, off, value, value, length);
+    check_exe_target (v, off, value, value, length, NO_TYPE);
   else if (!bit_of (v->image_bits, w))
     {
       if (value != 0)

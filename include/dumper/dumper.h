@@ -293,9 +293,17 @@ void dumper_expect_objects (size_t count);
      DUMPER_DECLARE_ROOT (var)  DUMPER_DECLARE_WORD (var)
      DUMPER_DECLARE_PTR (var, type)  DUMPER_DECLARE_SCALAR (var)
      DUMPER_DECLARE_HOOK (fn)  DUMPER_DECLARE_CODE (fn)
+     DUMPER_DECLARE_OBJECTS (array, type)
 
    DUMPER_DECLARE_CODE declares FN a target a heap object may point to
    (reported with dumper_trace_code, heap.h); it needs no registration.
+   DUMPER_DECLARE_OBJECTS declares a static array (or one static object)
+   whose elements are objects of host type TYPE that heap words and
+   pointers may point to (a table of builtins, static symbols): every
+   tagged word or typed pointer into the executable must point to the
+   start of an element of such an array of its type, else the dump
+   fails with DUMPER_E_REGISTRATION and, with verify=structure, an image
+   that says otherwise is refused.  It needs no registration.
 
    The function forms (dumper_staticpro (&var), ...) remain for existing
    code, but they only register what is declared: the address must lie
@@ -326,7 +334,9 @@ enum dumper_decl_kind
   DUMPER_DECL_SCALAR = 4,   /* bytes without pointers */
   DUMPER_DECL_HOOK = 5,     /* after-load hook */
   DUMPER_DECL_CODE = 6,     /* code address heap objects may hold */
-  DUMPER_DECL_KIND_MAX = 6
+  DUMPER_DECL_OBJECTS = 7,  /* static objects of `type' heap words may
+                               point to, `stride' bytes each */
+  DUMPER_DECL_KIND_MAX = 7
 };
 
 /* One entry of the declaration table.  Made by the macros only.  */
@@ -338,6 +348,7 @@ struct dumper_decl
   void *addr;               /* the static; NULL for HOOK, CODE */
   void (*fn) (void);        /* HOOK, CODE: the function; else NULL */
   const char *name;         /* the C expression, for messages */
+  size_t stride;            /* OBJECTS: bytes per element; else 0 */
 };
 
 /* The ELF section that holds the table.  No leading dot, so the linker
@@ -365,8 +376,11 @@ struct dumper_decl
 
 /* A declaration object named NAME.  */
 #define DUMPER_DECL_OBJECT_(name, kind, type, size, addr, fn, text)      \
+  DUMPER_DECL_STRIDED_ (name, kind, type, size, addr, fn, text, 0)
+#define DUMPER_DECL_STRIDED_(name, kind, type, size, addr, fn, text, stride) \
   static const struct dumper_decl name DUMPER_DECL_ATTRS_ =             \
-    { (kind), (type), (size), (addr), (void (*) (void)) (fn), (text) }
+    { (kind), (type), (size), (addr), (void (*) (void)) (fn), (text),   \
+      (stride) }
 
 #define DUMPER_DECLARE_(kind, type, size, addr, fn, text)                \
   DUMPER_DECL_OBJECT_ (DUMPER_CAT_ (dumper_decl_, __COUNTER__), kind,   \
@@ -384,6 +398,10 @@ struct dumper_decl
   DUMPER_DECLARE_ (DUMPER_DECL_HOOK, 0, 0, (void *) 0, fn, #fn)
 #define DUMPER_DECLARE_CODE(fn)                                          \
   DUMPER_DECLARE_ (DUMPER_DECL_CODE, 0, 0, (void *) 0, fn, #fn)
+#define DUMPER_DECLARE_OBJECTS(array, type)                              \
+  DUMPER_DECL_STRIDED_ (DUMPER_CAT_ (dumper_decl_, __COUNTER__),        \
+                        DUMPER_DECL_OBJECTS, (type), sizeof (array),    \
+                        (void *) &(array), 0, #array, sizeof (array)[0])
 
 /* Register the declared entry DECL (which must lie in the table): every
    word of a ROOT, WORD or PTR entry, the bytes of a SCALAR; a HOOK is

@@ -27,8 +27,11 @@
      DUMPER_E_REGISTRATION, 95);
    - a pointer points to the start of an object (after removing the
      tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96);
-   - what a pointer points to is the executable or memory from
-     dumper_alloc, never a plain malloc block (else 90);
+   - what a pointer points to is memory from dumper_alloc, never a
+     plain malloc block (else 90), or a static object of the executable
+     in an array declared with DUMPER_DECLARE_OBJECTS (dumper.h) for its
+     type (else DUMPER_E_REGISTRATION, 95; inside an element, 96); a
+     byte block may point anywhere in the executable;
    - fields that are not reported hold no addresses (the optional
      fixup hook may clear address-dependent fields in the image copy, for
      example the bucket index of an address-hashed table); the pdump

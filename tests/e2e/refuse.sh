@@ -9,6 +9,8 @@
 #   pointers to malloc memory     90, naming field and address
 #   a field reported twice        91, in six layouts
 #   an undeclared code target     95; a declared one is called after a load
+#   a word into the executable    95 outside DUMPER_DECLARE_OBJECTS arrays,
+#                                 96 inside one of their elements
 #   double dumper_free            DUMPER_E_STATE, no abort
 # pdumper only: the lint of unreported words (warning; 91 with
 # --strict), the writer's self-check (test-only fault injection), a
@@ -56,6 +58,9 @@ for layout in word immediate exe ptr bytes mixed; do
   refused twice-$layout 91 "type \`bad'" "reported the same field twice"
 done
 
+refused exe-undeclared 95 "type \`bad'" "field at +8" "points into the executable" \
+  "DUMPER_DECLARE_OBJECTS"
+refused exe-interior 96 "type \`bad'" "field at +8" "points 8 bytes into element 1 of builtins"
 refused code-undeclared 95 "type \`bad'" "field at +48" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
 

@@ -25,6 +25,9 @@
                   static or hook named twice)
      code         a code pointer's declaration index (the HOT word a
                   RELOC_CODE entry names) set far beyond any table
+     exe          a word relocated against the executable (RELOC_EXE)
+                  moved 8 bytes: inside a static object, or off the
+                  declared arrays of static objects
      uncode       a RELOC_CODE entry removed: the code pointer field
                   keeps its declaration index, a small number, which the
                   host would call
@@ -473,6 +476,23 @@ mutate_record (struct image *im, char *what, size_t what_size)
 }
 
 static const char *
+mutate_exe (struct image *im, char *what, size_t what_size)
+{
+  const struct pdump_section *es = &im->s[PDUMP_SECTION_RELOC_EXE];
+  if (es->count == 0)
+    return NULL;
+  uint64_t i = below (es->count);
+  uint32_t w;
+  memcpy (&w, im->bytes + es->offset + i * 4, 4);
+  uint64_t *p = hot_word (im, w);
+  uint64_t old = *p;
+  *p += 8;
+  snprintf (what, what_size, "HOT word %u, relocated against the executable, "
+            "0x%" PRIx64 " -> 0x%" PRIx64, w, old, *p);
+  return "structural";
+}
+
+static const char *
 mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
 {
   const struct pdump_section *cs = &im->s[PDUMP_SECTION_RELOC_CODE];
@@ -613,9 +633,11 @@ main (int argc, char **argv)
     cls = mutate_record (&im, what, sizeof what);
   else if (strcmp (kind, "code") == 0 || strcmp (kind, "uncode") == 0)
     cls = mutate_code (&im, kind, what, sizeof what);
+  else if (strcmp (kind, "exe") == 0)
+    cls = mutate_exe (&im, what, sizeof what);
   else
     die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-         "record, code, uncode)");
+         "record, code, uncode, exe)");
   if (cls == NULL)
     return 2;
   fuzz_reseal (im.bytes, im.size);

@@ -122,7 +122,10 @@ enum bad_mode
   /* Not bad: fn reported with dumper_trace_code, a declared target.  */
   BAD_CALLBACK,
   /* fn reported with dumper_trace_code, a target not declared.  */
-  BAD_CODE_UNDECLARED
+  BAD_CODE_UNDECLARED,
+  /* a points into the executable: outside the declared static objects,
+     or into the middle of one.  */
+  BAD_EXE_UNDECLARED, BAD_EXE_INTERIOR
 };
 static enum bad_mode bad_mode;
 

@@ -42,12 +42,17 @@ static const char *const bad_names[] = {
   "none", "interior", "interior-ptr", "malloc", "malloc-word",
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
-  "callback", "code-undeclared"
+  "callback", "code-undeclared", "exe-undeclared", "exe-interior"
 };
 
 static const struct builtin builtins[] = {
   { "car", 1 }, { "cdr", 1 }, { "cons", 2 }, { "list", -1 }
 };
+/* Heap words (tag 4) and box pointers point to these; the tag's type is
+   T_BOX, and builtins are never traced or copied.  */
+DUMPER_DECLARE_OBJECTS (builtins, T_BOX);
+/* --bad exe-undeclared: a builtin outside the declared array.  */
+static const struct builtin undeclared_builtin = { "undeclared", 0 };
 
 static word make_fix (intptr_t n) { return (word) n << 3; }
 static word tag (const void *p, int t) { return (word) p + (word) t; }
@@ -348,6 +353,12 @@ init_bad (void)
       break;
     case BAD_CODE_UNDECLARED:
       b->fn = toy_undeclared;
+      break;
+    case BAD_EXE_UNDECLARED:
+      b->a = tag (&undeclared_builtin, TAG_BUILTIN);
+      break;
+    case BAD_EXE_INTERIOR:
+      b->a = tag ((const char *) &builtins[1] + 8, TAG_BUILTIN);
       break;
     case BAD_HEAPWORD:
       b->b = (word) untag (vec);

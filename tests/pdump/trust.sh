@@ -12,9 +12,12 @@
 #     the default verification mode;
 #   - a code pointer naming a declaration far beyond the table: 86;
 #   - a code pointer left out of RELOC_CODE (its field keeps a small
-#     number the host would call): the default mode cannot see it (the
-#     loader does not know the host's fields), structural verification
-#     refuses it (86).
+#     number the host would call), or a pointer into the executable
+#     moved inside or off the static objects it declared (the host would
+#     read other memory, the GOT say, as a builtin with a function
+#     pointer): the default mode cannot see these (the loader does not
+#     know the host's fields), structural verification refuses them
+#     (86).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -72,6 +75,11 @@ refused_all "dlisp: a code pointer naming an undeclared target is refused (86)" 
   dlisp "$T/dlisp.pdmp" code 8 none "not a declared code target"
 refused_all "dlisp: a code pointer left out of RELOC_CODE is refused by verify=structure (86)" \
   dlisp "$T/dlisp.pdmp" uncode 8 structure "not in RELOC_CODE"
+
+refused_all "toyhost: a pointer into the executable moved inside or off its declared static objects is refused by verify=structure (86)" \
+  toy "$T/toy.pdmp" exe 12 structure "static objects\\|outside the executable"
+refused_all "dlisp: a pointer into the executable moved inside or off its declared static objects is refused by verify=structure (86)" \
+  dlisp "$T/dlisp.pdmp" exe 8 structure "static objects\\|outside the executable"
 
 # Two records naming one static or hook, each matching its declaration:
 # a record replaced by a copy of another.
