@@ -191,7 +191,7 @@ test_bad_registrations_refused (void **state)
   assert_int_equal (hook_calls[2], 0);
   /* A declaration object made outside the table.  */
   static const struct dumper_decl forged = {
-    DUMPER_DECL_WORD, 0, sizeof undeclared_word, &undeclared_word, NULL, "x"
+    DUMPER_DECL_WORD, 0, sizeof undeclared_word, &undeclared_word, NULL, "x", 0
   };
   assert_refused (dumper_register (&forged), "not in the executable's");
   size_t count;
@@ -234,35 +234,47 @@ test_bad_tables_refused (void **state)
 {
   static uintptr_t words[4];
   static char bytes[16];
+  static struct { void *p; int n; } objs[3];
   char why[512];
   const struct dumper_decl ok[] = {
-    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words" },
-    { DUMPER_DECL_SCALAR, 0, sizeof bytes, bytes, NULL, "bytes" },
-    { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "hook_a" },
-    { DUMPER_DECL_CODE, 0, 0, NULL, hook_a, "hook_a" },
-    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words again" },
+    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words", 0 },
+    { DUMPER_DECL_SCALAR, 0, sizeof bytes, bytes, NULL, "bytes", 0 },
+    { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "hook_a", 0 },
+    { DUMPER_DECL_CODE, 0, 0, NULL, hook_a, "hook_a", 0 },
+    { DUMPER_DECL_WORD, 0, sizeof words, words, NULL, "words again", 0 },
+    { DUMPER_DECL_OBJECTS, 1, sizeof objs, objs, NULL, "objs", sizeof objs[0] },
   };
-  assert_int_equal (bridge_decls_check (ok, 5, why, sizeof why), DUMPER_OK);
+  assert_int_equal (bridge_decls_check (ok, 6, why, sizeof why), DUMPER_OK);
 
   struct { struct dumper_decl d[2]; const char *part; } bad[] = {
-    { { { DUMPER_DECL_WORD, 0, 16, words, NULL, "w" },
-        { DUMPER_DECL_ROOT, 0, 8, &words[1], NULL, "r" } }, "overlap" },
-    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s" },
-        { DUMPER_DECL_SCALAR, 0, 4, bytes + 12, NULL, "t" } }, "overlap" },
-    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s" },
-        { DUMPER_DECL_SCALAR, 0, 8, bytes, NULL, "s8" } }, "overlap" },
-    { { { DUMPER_DECL_WORD, 0, 8, NULL, NULL, "null" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "NULL address" },
-    { { { DUMPER_DECL_SCALAR, 0, 0, bytes, NULL, "empty" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "size 0" },
-    { { { DUMPER_DECL_PTR, -2, 8, words, NULL, "p" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "negative type" },
-    { { { DUMPER_DECL_WORD, 0, 12, words, NULL, "odd" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "whole number" },
-    { { { 9, 0, 8, words, NULL, "kind" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "not a declaration kind" },
-    { { { DUMPER_DECL_HOOK, 0, 0, NULL, NULL, "nofn" },
-        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h" } }, "NULL function" },
+    { { { DUMPER_DECL_WORD, 0, 16, words, NULL, "w", 0 },
+        { DUMPER_DECL_ROOT, 0, 8, &words[1], NULL, "r", 0 } }, "overlap" },
+    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s", 0 },
+        { DUMPER_DECL_SCALAR, 0, 4, bytes + 12, NULL, "t", 0 } }, "overlap" },
+    { { { DUMPER_DECL_SCALAR, 0, 16, bytes, NULL, "s", 0 },
+        { DUMPER_DECL_SCALAR, 0, 8, bytes, NULL, "s8", 0 } }, "overlap" },
+    { { { DUMPER_DECL_WORD, 0, 8, NULL, NULL, "null", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "NULL address" },
+    { { { DUMPER_DECL_SCALAR, 0, 0, bytes, NULL, "empty", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "size 0" },
+    { { { DUMPER_DECL_PTR, -2, 8, words, NULL, "p", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "negative type" },
+    { { { DUMPER_DECL_WORD, 0, 12, words, NULL, "odd", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "whole number" },
+    { { { 9, 0, 8, words, NULL, "kind", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "not a declaration kind" },
+    { { { DUMPER_DECL_HOOK, 0, 0, NULL, NULL, "nofn", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "NULL function" },
+    { { { DUMPER_DECL_OBJECTS, 1, sizeof objs, objs, NULL, "o", 0 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "in elements of 0" },
+    { { { DUMPER_DECL_OBJECTS, 1, sizeof objs, objs, NULL, "o", 7 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "in elements of 7" },
+    { { { DUMPER_DECL_OBJECTS, -1, sizeof objs, objs, NULL, "o", sizeof objs[0] },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "negative type" },
+    { { { DUMPER_DECL_WORD, 0, 8, words, NULL, "w", 8 },
+        { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "not an array of static objects" },
+    { { { DUMPER_DECL_OBJECTS, 1, sizeof objs, objs, NULL, "o", sizeof objs[0] },
+        { DUMPER_DECL_SCALAR, 0, 8, (char *) objs + 8, NULL, "s", 0 } }, "overlap" },
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     {
