@@ -59,9 +59,14 @@ static word tag (const void *p, int t) { return (word) p + (word) t; }
 static void *untag (word w) { return (void *) (w & ~(word) 7); }
 
 /* ------------------------------------------------------------------ */
-/* Allocation: every object is dumper_alloc'd.  Nothing else in this
-   host is malloc'd before a dump, so it also runs as an unexec'd
-   executable (whose old malloc heap is gone).  */
+/* Allocation: every object is dumper_alloc'd and listed for the
+   sanitizers' leak check (which cannot follow tagged words).  The list
+   is dumper_alloc'd too: nothing in this host is malloc'd before a
+   dump, so it also runs as an unexec'd executable (whose malloc heap is
+   new).  */
+
+static void **all_objects;
+static size_t all_count, all_capacity;
 
 static void *
 alloc (size_t size)
@@ -72,6 +77,15 @@ alloc (size_t size)
       fprintf (stderr, "toyhost: out of memory\n");
       exit (71);
     }
+  if (all_count == all_capacity)
+    {
+      all_capacity = all_capacity ? all_capacity * 2 : 1024;
+      all_objects = dumper_realloc (all_objects,
+                                    all_capacity * sizeof *all_objects);
+      if (all_objects == NULL)
+        exit (71);
+    }
+  all_objects[all_count++] = p;
   return p;
 }
 
