@@ -420,6 +420,8 @@ adjust_list (struct image *im, enum pdump_section_kind kind, int delta)
   memcpy (&s, im->bytes + entry, sizeof s);
   s.count += (uint64_t) (int64_t) delta;
   s.size += (uint64_t) (int64_t) (4 * delta);
+  if (s.codec == PDUMP_CODEC_NONE)
+    s.stored_size = s.size;   /* an uncompressed section is stored as it is */
   memcpy (im->bytes + entry, &s, sizeof s);
   im->s[kind] = s;
 }

@@ -145,7 +145,7 @@ done
 # is not compared here.
 begin "image overwritten in place while starts run: a load or a status, never a signal"
 cp "$T/big.pdmp" "$T/damaged.pdmp"
-cold_offset=`"$BUILDDIR/tools/dumper-inspect" "$T/big.pdmp" | awk '$1 == "COLD" { print $2 }'`
+cold_offset=`"$BUILDDIR/tools/dumper-inspect" "$T/big.pdmp" | awk '$1 == "COLD" { print $2; exit }'`
 printf 'X' | dd of="$T/damaged.pdmp" bs=1 seek=$((cold_offset + 100)) conv=notrunc 2> /dev/null
 cmp -s "$T/big.pdmp" "$T/damaged.pdmp" && { echo "trust.sh: no COLD byte changed" >&2; exit 1; }
 cp "$T/big.pdmp" "$T/live.pdmp"
