@@ -94,7 +94,7 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/clock.c common/elfnote.c pdump/check.c pdump/exe.c pdump/verify.c \
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/clock.c common/elfnote.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
 	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
@@ -114,7 +114,7 @@ tests/fuzz/build/%.o: %.c config.h $(GENERATED_HEADERS)
 
 tests/fuzz/fuzz_image: $(FUZZ_OBJS) tests/fuzz/build/tests/fuzz/target_image.o
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \
-	  tests/fuzz/build/tests/fuzz/target_image.o $(INSPECT_LIBS)
+	  tests/fuzz/build/tests/fuzz/target_image.o $(INSPECT_LIBS) $(LIB_DEPLIBS)
 
 tests/fuzz/fuzz_load: $(FUZZ_OBJS) $(FUZZ_LOAD_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \
