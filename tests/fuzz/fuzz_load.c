@@ -202,8 +202,13 @@ inspect_check (unsigned char *bytes, size_t size)
 {
   char detail[INSP_DETAIL_SIZE];
   struct insp_image image;
-  enum dumper_status st = insp_image_attach (&image, "fuzz-input", bytes, size,
-                                             NULL, detail, sizeof detail);
+  /* An ELF file may hold an embedded image: both sides read it from
+     the file then (the loader has just written it to image_path).  */
+  bool elf = size >= 4 && memcmp (bytes, "\177ELF", 4) == 0;
+  enum dumper_status st
+    = elf ? insp_image_read (&image, image_path, NULL, detail, sizeof detail)
+          : insp_image_attach (&image, "fuzz-input", bytes, size, NULL,
+                               detail, sizeof detail);
   if (st == DUMPER_OK)
     {
       struct pdump_exe exe = fuzz_fake_layout (0);

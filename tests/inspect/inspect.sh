@@ -96,6 +96,23 @@ else
   skip "cannot link a test program: `cat "$T/cc.log"`"
 fi
 
+# An executable without an embedded image: the loader says 80 ("no
+# embedded image"), and --check must say the same (it said 82, "bad
+# magic", found by the loader fuzz target comparing the two).
+begin "an executable without an embedded image: 80 from --check, as from the loader"
+if [ "$BACKEND" = pdumper ]; then
+  out=`"$INSPECT" --check "$BUILDDIR/tests/pdump/toyhost" 2>&1`
+  st=$?
+  lout=`"$BUILDDIR/tests/pdump/toyhost" --dump-file="$BUILDDIR/tests/pdump/toyhost" 2>&1`
+  lst=$?
+  case "$st:$lst:$out" in
+    80:80:*"no embedded image"*) pass ;;
+    *) fail "dumper-inspect status $st ($out), loader status $lst ($lout)" ;;
+  esac
+else
+  skip "this build is --with-dumper=$BACKEND"
+fi
+
 begin "a failed write of the output: 74"
 if [ -w /dev/full ]; then
   out=`"$INSPECT" --help 2>&1 > /dev/full`

@@ -184,6 +184,20 @@ insp_image_read (struct insp_image *image, const char *path,
       image->embed_offset = origin = em.offset;
       file_size = em.size;
     }
+  else
+    {
+      /* An ELF file is an executable that may hold an image; without
+         one there is nothing to inspect, as the loader says (80).  */
+      unsigned char magic[4];
+      if (file_size >= sizeof magic && read_at (fd, magic, sizeof magic, 0) == 0
+          && memcmp (magic, "\177ELF", sizeof magic) == 0)
+        {
+          close (fd);
+          return pdump_check_fail (DUMPER_E_IMAGE_MISSING, detail, detail_size,
+                                   path, "no embedded image (no "
+                                   PDUMP_EMBED_SECTION " section)");
+        }
+    }
 
   unsigned char first[FIRST_READ];
   uint64_t available = file_size < FIRST_READ ? file_size : FIRST_READ;
