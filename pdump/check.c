@@ -597,33 +597,53 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
   return DUMPER_OK;
 }
 
-enum dumper_status
-pdump_relocate (const struct pdump_view *v, unsigned char *hot,
-                pdump_fill_fn fill, void *fill_ctx, const void *reloc_image, const void *reloc_exe,
-                uintptr_t image_base, uintptr_t exe_bias, uint64_t exe_limit,
-                uint64_t *image_count, uint64_t *exe_count, const char *path,
-                char *detail, size_t detail_size)
+/* The first HOT word in [CHUNK, LIMIT) whose image value (already
+   relocated by DELTA) lies outside the object sections: the message for
+   the rare failure the relocation loop only detects.  */
+static enum dumper_status
+locate_bad_image_value (const struct pdump_relocation *r, const uint64_t *words,
+                        uint64_t chunk, uint64_t limit, uint64_t delta,
+                        uint64_t image_span)
 {
+  const uint64_t *bits = r->reloc_image;
+  for (uint64_t w = chunk; w < limit; w++)
+    if (((bits[w / 64] >> (w % 64)) & 1)
+        && words[w] - delta - r->view->objects_start >= image_span)
+      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
+                               r->path, "HOT word %" PRIu64 " holds image "
+                               "offset 0x%" PRIx64 ", outside the object "
+                               "sections", w, words[w] - delta);
+  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
+                           r->path, "an image relocation is outside the "
+                           "object sections");
+}
+
+enum dumper_status
+pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
+                void *fill_ctx, uintptr_t image_base, uint64_t *image_count)
+{
+  const struct pdump_view *v = r->view;
   const struct pdump_section *hs = &v->sections[PDUMP_SECTION_HOT];
-  const struct pdump_section *es = &v->sections[PDUMP_SECTION_RELOC_EXE];
+  unsigned char *hot = r->hot;
   uint64_t *words = (uint64_t *) hot;
-  const uint64_t *bits = reloc_image;
-  const uint32_t *exe_list = reloc_exe;
+  const uint64_t *bits = r->reloc_image;
   uint64_t word_count = hs->size / 8;
   uint64_t objects_start = v->objects_start;
   uint64_t image_span = v->objects_end - objects_start + PDUMP_MAX_TAG + 1;
-  uint64_t exe_span = exe_limit + PDUMP_MAX_TAG + 1;
-  uint64_t images = 0, exes = 0;
-  size_t next_exe = 0;
-  int64_t previous_exe = -1;
+  uint64_t images = 0;
   /* Bitmap groups of 64 HOT words; bits past HOT's last word must be 0.  */
   uint64_t group_count = (word_count + 63) / 64;
   uint64_t last_mask = word_count % 64 ? (UINT64_C (1) << (word_count % 64)) - 1
                                        : ~UINT64_C (0);
+  if (group_count && (bits[group_count - 1] & ~last_mask))
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
+                             r->path, "RELOC_IMAGE has bits beyond the end of "
+                             "HOT");
 
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
-    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path, "out of memory");
+    return pdump_check_fail (DUMPER_E_NOMEM, r->detail, r->detail_size, r->path,
+                             "out of memory");
   XXH3_64bits_reset (state);
 
   for (uint64_t chunk = 0; chunk < word_count; chunk += CHUNK_WORDS)
@@ -633,17 +653,15 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
       if (fill && !fill (fill_ctx, hot + chunk * 8, chunk * 8, (limit - chunk) * 8))
         {
           XXH3_freeState (state);
-          return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
-                       "cannot read section HOT");
+          return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
+                                   r->path, "cannot read section HOT");
         }
       XXH3_64bits_update (state, words + chunk, (limit - chunk) * 8);
 
-      /* Image relocations: the bitmap words covering this chunk.  The
-         group loop only accumulates whether a value was out of range;
-         the (rare) failure is located afterwards.  */
+      /* The bitmap words covering this chunk.  The loop only
+         accumulates whether a value was out of range; the (rare)
+         failure is located afterwards.  */
       uint64_t first_group = chunk / 64, end_group = (limit + 63) / 64;
-      if (end_group == group_count && (bits[group_count - 1] & ~last_mask))
-        goto bad_bitmap;
       uint64_t bad = 0;
       for (uint64_t b = first_group; b < end_group; b++)
         {
@@ -661,69 +679,61 @@ pdump_relocate (const struct pdump_view *v, unsigned char *hot,
       if (bad)
         {
           XXH3_freeState (state);
-          for (uint64_t w = chunk; w < limit; w++)
-            if (((bits[w / 64] >> (w % 64)) & 1)
-                && words[w] - image_base - objects_start >= image_span)
-              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                           "HOT word %" PRIu64 " holds image offset 0x%"
-                           PRIx64 ", outside the object sections", w,
-                           words[w] - image_base);
-          return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                       "an image relocation is outside the object sections");
-        }
-
-      /* Executable relocations in this chunk (the list is sorted).  */
-      for (; next_exe < es->count; next_exe++)
-        {
-          uint32_t w;
-          memcpy (&w, exe_list + next_exe, sizeof w);
-          if ((int64_t) w <= previous_exe || w >= word_count)
-            {
-              XXH3_freeState (state);
-              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                           "RELOC_EXE entry %zu (word %u) is out of order or "
-                           "outside HOT", next_exe, w);
-            }
-          if (w >= limit)
-            break;
-          if ((bits[w / 64] >> (w % 64)) & 1)
-            {
-              XXH3_freeState (state);
-              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                           "HOT word %u is in both relocation tables", w);
-            }
-          previous_exe = w;
-          uint64_t value = words[w];
-          if (value >= exe_span)
-            {
-              XXH3_freeState (state);
-              return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                           "HOT word %u holds executable offset 0x%" PRIx64
-                           ", outside the executable", w, value);
-            }
-          words[w] = value + exe_bias;
-          exes++;
+          return locate_bad_image_value (r, words, chunk, limit, image_base,
+                                         image_span);
         }
     }
   uint64_t sum = XXH3_64bits_digest (state);
   XXH3_freeState (state);
-  if (next_exe != es->count)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "RELOC_EXE entry %zu lies outside HOT", next_exe);
   if (images != v->sections[PDUMP_SECTION_RELOC_IMAGE].count)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "RELOC_IMAGE has %" PRIu64 " bits set; the table says %" PRIu64,
-                 images, v->sections[PDUMP_SECTION_RELOC_IMAGE].count);
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
+                             r->path, "RELOC_IMAGE has %" PRIu64 " bits set; "
+                             "the table says %" PRIu64, images,
+                             v->sections[PDUMP_SECTION_RELOC_IMAGE].count);
   if (sum != hs->checksum)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "checksum mismatch in section HOT (offset %" PRIu64 ", %"
-                 PRIu64 " bytes)", hs->offset, hs->size);
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
+                             r->path, "checksum mismatch in section HOT "
+                             "(offset %" PRIu64 ", %" PRIu64 " bytes)",
+                             hs->offset, hs->size);
   *image_count = images;
-  *exe_count = exes;
   return DUMPER_OK;
+}
 
-bad_bitmap:
-  XXH3_freeState (state);
-  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-               "RELOC_IMAGE has bits beyond the end of HOT");
+enum dumper_status
+pdump_relocate_exe (const struct pdump_relocation *r, uintptr_t exe_bias,
+                    uint64_t exe_limit, uint64_t *exe_count)
+{
+  const struct pdump_view *v = r->view;
+  uint64_t count = v->sections[PDUMP_SECTION_RELOC_EXE].count;
+  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / 8;
+  uint64_t exe_span = exe_limit + PDUMP_MAX_TAG + 1;
+  const uint64_t *bits = r->reloc_image;
+  unsigned char *hot = r->hot;
+  int64_t previous = -1;
+  for (uint64_t i = 0; i < count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, (const unsigned char *) r->reloc_exe + i * 4, sizeof w);
+      if ((int64_t) w <= previous || w >= word_count)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail,
+                                 r->detail_size, r->path, "RELOC_EXE entry %"
+                                 PRIu64 " (word %u) is out of order or "
+                                 "outside HOT", i, w);
+      previous = w;
+      if ((bits[w / 64] >> (w % 64)) & 1)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail,
+                                 r->detail_size, r->path, "HOT word %u is in "
+                                 "both relocation tables", w);
+      uint64_t value;
+      memcpy (&value, hot + (uint64_t) w * 8, sizeof value);
+      if (value >= exe_span)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail,
+                                 r->detail_size, r->path, "HOT word %u holds "
+                                 "executable offset 0x%" PRIx64 ", outside the "
+                                 "executable", w, value);
+      value += exe_bias;
+      memcpy (hot + (uint64_t) w * 8, &value, sizeof value);
+    }
+  *exe_count = count;
+  return DUMPER_OK;
 }

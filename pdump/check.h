@@ -92,33 +92,45 @@ enum dumper_status pdump_relocate_code (const struct pdump_view *view,
                                         const char *path,
                                         char *detail, size_t detail_size);
 
-/* Relocate HOT in place: add IMAGE_BASE to every word whose RELOC_IMAGE
-   bit is set, EXE_BIAS to every word listed in RELOC_EXE, after checking
-   each stored value: image values must point into the object sections
-   (plus a tag), executable values into [0, EXE_LIMIT + tag).  HOT's
-   checksum is computed on the way, chunk by chunk, before each chunk is
-   changed, so the bytes are hashed while they are in cache.  With both
-   bases 0 this is a pure check (dumper-inspect --check).
-
-   HOT points at the section's bytes (file offset view->sections[HOT]
-   .offset).  With FILL (may be NULL) HOT is read chunk by chunk just
-   before each chunk is hashed and relocated, while it is in cache.  On failure HOT is partly relocated; the caller discards
-   it.  Counts of relocations applied are stored in *IMAGE_COUNT and
-   *EXE_COUNT.  */
 /* Fills HOT bytes [OFFSET, OFFSET + SIZE) (section-relative) from the
    file just before relocate hashes them; false on a read error.  */
 typedef bool (*pdump_fill_fn) (void *ctx, unsigned char *dest,
                                uint64_t offset, uint64_t size);
 
-enum dumper_status pdump_relocate (const struct pdump_view *view,
-                                   unsigned char *hot,
+/* What the relocation steps share: the image's tables and where a
+   failure is reported ("PATH: message" in DETAIL).  */
+struct pdump_relocation
+{
+  const struct pdump_view *view;
+  unsigned char *hot;           /* HOT's bytes, relocated in place */
+  const void *reloc_image;      /* RELOC_IMAGE's bytes */
+  const void *reloc_exe;        /* RELOC_EXE's bytes */
+  const char *path;
+  char *detail;
+  size_t detail_size;
+};
+
+/* Relocate HOT's image pointers in place: add IMAGE_BASE to every word
+   whose RELOC_IMAGE bit is set, after checking that its stored value
+   points into the object sections (plus a tag).  HOT's checksum is
+   computed on the way, chunk by chunk, before each chunk is changed, so
+   the bytes are hashed while they are in cache.  With FILL (may be
+   NULL) HOT is read chunk by chunk just before each chunk is hashed.
+   With IMAGE_BASE 0 this is a pure check (dumper-inspect --check).  On
+   failure HOT is partly relocated; the caller discards it.  The number
+   of image relocations goes to *IMAGE_COUNT.  */
+enum dumper_status pdump_relocate (const struct pdump_relocation *r,
                                    pdump_fill_fn fill, void *fill_ctx,
-                                   const void *reloc_image,
-                                   const void *reloc_exe,
                                    uintptr_t image_base,
-                                   uintptr_t exe_bias, uint64_t exe_limit,
-                                   uint64_t *image_count, uint64_t *exe_count,
-                                   const char *path,
-                                   char *detail, size_t detail_size);
+                                   uint64_t *image_count);
+
+/* After pdump_relocate checked HOT's checksum: add EXE_BIAS to every
+   word RELOC_EXE lists (strictly increasing, inside HOT, not in
+   RELOC_IMAGE), after checking its stored value lies in [0, EXE_LIMIT
+   + tag).  *EXE_COUNT gets the number applied.  On failure HOT is
+   partly relocated; the caller discards it.  */
+enum dumper_status pdump_relocate_exe (const struct pdump_relocation *r,
+                                       uintptr_t exe_bias, uint64_t exe_limit,
+                                       uint64_t *exe_count);
 
 #endif /* DUMPER_PDUMP_CHECK_H */

@@ -18,18 +18,30 @@
    data, code relocations) are private copies, never read twice from
    the file mapping.
 
-   Sequence and where the time goes (pdump_stats):
-     open      open, read the first page, check the header, fingerprint
-     map       map the whole file MAP_PRIVATE (or read it into anonymous
-               memory when mapping fails or DUMPER_PDUMP_NO_MMAP is set)
-     verify    checksums of COLD and the discardable tables
-     relocate  HOT, hashed chunk by chunk and relocated in place
-     restore   roots, remembered words and pointers, scalars, each written
-             at the address of the declaration the record names (the
-             image names declarations by index; it holds no address the
-             loader writes to or calls)
-   Afterwards the discardable part (relocations, registry, inspection
-   tables) is unmapped, and a mark bitmap for the collector is mapped.
+   One function per step (load_image runs them in order on a struct
+   load; the first failure discards what the earlier ones took), and
+   where the time goes (pdump_stats):
+     open_file, find_image, read_header
+               open      open, find an embedded image, read the first
+                         page, check the header, fingerprint
+     place_image
+               map       map the file MAP_PRIVATE, or read it into
+                         anonymous memory (mapping fails or
+                         DUMPER_PDUMP_NO_MMAP), or decompress it
+     copy_tables         private copies of the tables interpreted
+     verify_image
+               verify    checksums of COLD and the discardable tables
+               relocate  HOT, hashed chunk by chunk and relocated in
+                         place; then executable and code relocations
+     map_marks, restore_statics
+               restore   roots, remembered words and pointers, scalars,
+                         each written at the address of the declaration
+                         the record names (the image names declarations
+                         by index; it holds no address the loader writes
+                         to or calls)
+     commit              the discardable part (relocations, registry,
+                         inspection tables) unmapped, the range and the
+                         statistics published.
 
    Only HOT pages are written, so COLD pages stay shared with the page
    cache (in the mapped case).  */
@@ -396,6 +408,27 @@ restore (const struct pdump_view *view, const unsigned char *base,
   return entries;
 }
 
+/* One load in progress: what each step of load_image leaves for the
+   next, and what discard releases when a step fails.  */
+struct load
+{
+  const struct pdump_load_request *req;
+  long faults0;
+  double t0, t_open, t_map, t_reloc, t_restore;
+  uint64_t length;              /* bytes of the image in the file */
+  struct pdump_view view;
+  struct placement place;       /* fd, origin, and the memory */
+  bool placed;                  /* place.region is ours to unmap */
+  struct pdump_unpack hot_unpack;
+  struct private_tables tables;
+  struct pdump_exe exe;
+  struct pdump_verify_request vr;
+  uint64_t *marks;
+  size_t mark_bytes;
+  struct pdump_entry *entries;
+  struct pdump_stats stats;
+};
+
 /* The file truncated under the mapping.  A page of a file mapping with
    no file behind it any more (the image truncated in place while it is
    loaded) raises SIGBUS when touched.  While load_image runs in this
@@ -408,8 +441,7 @@ restore (const struct pdump_view *view, const unsigned char *base,
 struct bus_guard
 {
   sigjmp_buf jump;
-  const struct placement *place;      /* set once load_image has one */
-  const struct private_tables *tables;
+  const struct load *load;            /* set once it holds memory */
   struct placement saved_place;
   struct private_tables saved_tables;
 };
@@ -421,7 +453,7 @@ static void
 on_sigbus (int sig, siginfo_t *info, void *uc)
 {
   struct bus_guard *g = bus_guard;
-  if (g == NULL || g->place == NULL)
+  if (g == NULL || g->load == NULL)
     {
       /* Not ours: the previous handler takes the fault when the
          instruction runs again.  */
@@ -429,9 +461,8 @@ on_sigbus (int sig, siginfo_t *info, void *uc)
       (void) sig, (void) info, (void) uc;
       return;
     }
-  g->saved_place = *g->place;
-  if (g->tables)
-    g->saved_tables = *g->tables;
+  g->saved_place = g->load->place;
+  g->saved_tables = g->load->tables;
   siglongjmp (g->jump, 1);
 }
 
@@ -446,10 +477,7 @@ truncate_for_test (const char *path)
     (void) !truncate (path, (off_t) strtoull (size, NULL, 0));
 }
 
-static enum dumper_status load_image (const struct pdump_load_request *req,
-                                      struct pdump_entry **entries_out,
-                                      size_t *entry_count,
-                                      struct bus_guard *guard);
+static enum dumper_status load_image (struct load *l, struct bus_guard *guard);
 
 enum dumper_status
 pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_out,
@@ -466,11 +494,22 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   action.sa_flags = SA_SIGINFO;
   sigemptyset (&action.sa_mask);
   bool installed = sigaction (SIGBUS, &action, &previous_bus_action) == 0;
+  *entries_out = NULL;
+  *entry_count = 0;
+  struct load load;
+  memset (&load, 0, sizeof load);
+  load.req = req;
+  load.place.fd = -1;
   enum dumper_status status;
   if (sigsetjmp (guard.jump, 1) == 0)
     {
       bus_guard = &guard;
-      status = load_image (req, entries_out, entry_count, &guard);
+      status = load_image (&load, &guard);
+      if (status == DUMPER_OK && !req->check_only)
+        {
+          *entries_out = load.entries;
+          *entry_count = (size_t) load.view.sections[PDUMP_SECTION_REGISTRY].count;
+        }
     }
   else
     {
@@ -478,8 +517,6 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       munmap (guard.saved_place.region, guard.saved_place.region_size);
       if (guard.saved_place.fd >= 0)
         close (guard.saved_place.fd);
-      *entries_out = NULL;
-      *entry_count = 0;
       status = fail (req, DUMPER_E_IMAGE_CORRUPT, "the file became shorter "
                      "while it was loaded (changed in place; replace images "
                      "by rename)", 0);
@@ -490,235 +527,286 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   return status;
 }
 
+/* Step: open the file (the image, or an executable holding one).  */
 static enum dumper_status
-load_image (const struct pdump_load_request *req, struct pdump_entry **entries_out,
-            size_t *entry_count, struct bus_guard *guard)
+open_file (struct load *l)
 {
-  *entries_out = NULL;
-  *entry_count = 0;
+  const struct pdump_load_request *req = l->req;
   /* A check touches no global state: the writer checks what it wrote
      from a process that runs from an image.  */
   if (pdump_range_.end != 0 && !req->check_only)
     return fail (req, DUMPER_E_STATE, "an image is already loaded", 0);
-
-  double t0 = pdump_now ();
-  long faults0 = minor_faults ();
-  struct pdump_stats stats;
-  memset (&stats, 0, sizeof stats);
-
-  int fd = open (req->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  l->t0 = pdump_now ();
+  l->faults0 = minor_faults ();
+  l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC);
+  if (l->place.fd < 0)
     return fail (req, DUMPER_E_IMAGE_MISSING, "cannot open the image", errno);
   struct stat st;
-  if (fstat (fd, &st) != 0)
-    {
-      int err = errno;
-      close (fd);
-      return fail (req, DUMPER_E_IO, "cannot read the image", err);
-    }
+  if (fstat (l->place.fd, &st) != 0)
+    return fail (req, DUMPER_E_IO, "cannot read the image", errno);
   if (!S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return fail (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
-    }
-  /* The image is the file, or a section of it (an executable written by
-     dumper-embed: at start-up, or named by --dump-file).  */
-  uint64_t origin = 0, length = (uint64_t) st.st_size;
+    return fail (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
+  l->length = (uint64_t) st.st_size;
+  return DUMPER_OK;
+}
+
+/* Step: the image is the file, or a section of it (an executable
+   written by dumper-embed: at start-up, or named by --dump-file).  */
+static enum dumper_status
+find_image (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
   unsigned char elf_magic[4];
-  if (req->embedded
-      || (length >= sizeof elf_magic
-          && pdump_read_exact (fd, elf_magic, sizeof elf_magic, 0)
-          && memcmp (elf_magic, "\177ELF", 4) == 0))
-    {
-      struct pdump_embedded em;
-      enum dumper_status es = pdump_find_embedded (fd, req->path, &em,
-                                                   req->detail, req->detail_size);
-      if (es == DUMPER_OK && !em.found)
-        es = fail (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
-                   PDUMP_EMBED_SECTION " section)", 0);
-      if (es != DUMPER_OK)
-        {
-          close (fd);
-          return es;
-        }
-      origin = em.offset;
-      length = em.size;
-    }
+  if (!req->embedded
+      && !(l->length >= sizeof elf_magic
+           && pdump_read_exact (l->place.fd, elf_magic, sizeof elf_magic, 0)
+           && memcmp (elf_magic, "\177ELF", 4) == 0))
+    return DUMPER_OK;
+  struct pdump_embedded em;
+  enum dumper_status es = pdump_find_embedded (l->place.fd, req->path, &em,
+                                               req->detail, req->detail_size);
+  if (es != DUMPER_OK)
+    return es;
+  if (!em.found)
+    return fail (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
+                 PDUMP_EMBED_SECTION " section)", 0);
+  l->place.origin = em.offset;
+  l->length = em.size;
+  return DUMPER_OK;
+}
 
-  /* The header and section table sit in the first page.  */
+/* Step: the header and section table, which sit in the first page.  */
+static enum dumper_status
+read_header (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
   unsigned char first[4096];
-  size_t available = length < sizeof first ? (size_t) length : sizeof first;
-  if (available && !pdump_read_exact (fd, first, available, origin))
-    {
-      int err = errno;
-      close (fd);
-      return fail (req, DUMPER_E_IO, "cannot read the image", err);
-    }
-  struct pdump_view view;
+  size_t available = l->length < sizeof first ? (size_t) l->length : sizeof first;
+  if (available && !pdump_read_exact (l->place.fd, first, available,
+                                      l->place.origin))
+    return fail (req, DUMPER_E_IO, "cannot read the image", errno);
   enum dumper_status status
-    = pdump_check_header (first, available, length,
-                          req->fingerprint, req->path, &view, req->detail,
-                          req->detail_size);
-  if (status != DUMPER_OK)
-    {
-      close (fd);
-      return status;
-    }
-  double t_open = pdump_now ();
+    = pdump_check_header (first, available, l->length, req->fingerprint,
+                          req->path, &l->view, req->detail, req->detail_size);
+  l->t_open = pdump_now ();
+  return status;
+}
 
-  uint64_t size = view.header.image_size;
-  struct placement place = { .fd = fd, .origin = origin };
-  struct pdump_unpack hot_unpack;
-  if (view.compressed
-      ? !place_unpack (&place, &view, &hot_unpack, req, &status)
-      : !bring_in (&place, req, size, &view, &status))
-    {
-      close (fd);
-      return status;
-    }
-  guard->place = &place;
-  truncate_for_test (req->path);
-  unsigned char *base = place.base;
-  double t_map = pdump_now ();
+/* Step: bring the image into memory (map, read or decompress).  */
+static enum dumper_status
+place_image (struct load *l, struct bus_guard *guard)
+{
+  enum dumper_status status = DUMPER_OK;
+  if (l->view.compressed
+      ? !place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status)
+      : !bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
+                   &status))
+    return status;
+  l->placed = true;
+  guard->load = l;
+  truncate_for_test (l->req->path);
+  l->t_map = pdump_now ();
+  return DUMPER_OK;
+}
 
-  /* The small tables the loader interprets are copied out first and
-     only the copies are checked and used (pdump_verify checks their
-     sums on the copies).  */
-  struct private_tables tables = { NULL, NULL, NULL };
-  guard->tables = &tables;
+/* Step: the small tables the loader interprets are copied out first and
+   only the copies are checked and used (pdump_verify checks their sums
+   on the copies).  */
+static enum dumper_status
+copy_tables (struct load *l)
+{
+  const unsigned char *base = l->place.base;
+  enum dumper_status status
+    = copy_section (&l->view, PDUMP_SECTION_REGISTRY, base,
+                    &l->tables.registry, l->req);
   if (status == DUMPER_OK)
-    status = copy_section (&view, PDUMP_SECTION_REGISTRY, base,
-                           &tables.registry, req);
+    status = copy_section (&l->view, PDUMP_SECTION_SCALAR_DATA, base,
+                           &l->tables.scalars, l->req);
   if (status == DUMPER_OK)
-    status = copy_section (&view, PDUMP_SECTION_SCALAR_DATA, base,
-                           &tables.scalars, req);
-  if (status == DUMPER_OK)
-    status = copy_section (&view, PDUMP_SECTION_RELOC_CODE, base,
-                           &tables.code_relocs, req);
-  /* Checksums, relocation (code pointers included), registry and, when
-     asked, the structural pass: the one sequence dumper-inspect --check
-     runs too (verify.c).  */
-  struct pdump_exe exe;
+    status = copy_section (&l->view, PDUMP_SECTION_RELOC_CODE, base,
+                           &l->tables.code_relocs, l->req);
+  return status;
+}
+
+/* Step: checksums, relocation (code pointers included), registry and,
+   when asked, the structural pass: the one sequence dumper-inspect
+   --check runs too (verify.c).  The file is closed afterwards.  */
+static enum dumper_status
+verify_image (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
+  struct placement *place = &l->place;
+  enum dumper_status status = DUMPER_OK;
   if (req->exe)
-    exe = *req->exe;
-  else if (!pdump_exe_layout (&exe))
+    l->exe = *req->exe;
+  else if (!pdump_exe_layout (&l->exe))
     status = fail (req, DUMPER_E_EXE, "cannot read the executable's program "
                    "headers", 0);
   struct pdump_verify_request vr = {
-    .view = &view, .bytes = base,
-    .fill = place.hot_pending ? fill_hot : NULL, .fill_ctx = &place,
-    .image_base = (uintptr_t) base, .exe = &exe, .heap = req->verify_heap,
-    .decls = req->decls, .decl_count = req->decl_count,
-    .registry = tables.registry, .scalars = tables.scalars,
-    .code_relocs = tables.code_relocs,
+    .view = &l->view, .bytes = place->base,
+    .fill = place->hot_pending ? fill_hot : NULL, .fill_ctx = place,
+    .image_base = (uintptr_t) place->base, .exe = &l->exe,
+    .heap = req->verify_heap, .decls = req->decls, .decl_count = req->decl_count,
+    .registry = l->tables.registry, .scalars = l->tables.scalars,
+    .code_relocs = l->tables.code_relocs,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
   if (status == DUMPER_OK)
     status = pdump_verify (&vr);
-  if (place.hot_unpack)
+  l->vr = vr;
+
+  if (place->hot_unpack)
     {
       /* relocate reports a failed fill as a read error; give the
          frame's own status and message.  */
-      if (place.hot_unpack->status != DUMPER_OK)
+      if (place->hot_unpack->status != DUMPER_OK)
         {
-          status = place.hot_unpack->status;
-          snprintf (req->detail, req->detail_size, "%s", place.hot_detail);
+          status = place->hot_unpack->status;
+          snprintf (req->detail, req->detail_size, "%s", place->hot_detail);
         }
-      pdump_unpack_end (place.hot_unpack);
+      pdump_unpack_end (place->hot_unpack);
+      place->hot_unpack = NULL;
     }
-  close (fd);
-  place.fd = -1;
-  uint64_t image_relocs = vr.image_relocs, exe_relocs = vr.exe_relocs;
-  uint64_t code_relocs = vr.code_reloc_count;
-  double t_reloc = pdump_now ();
-  if (req->check_only)
-    {
-      /* dumper-inspect --check --deep: the verdict, nothing restored.  */
-      munmap (place.region, place.region_size);
-      free_tables (&tables);
-      return status;
-    }
+  close (place->fd);
+  place->fd = -1;
+  l->t_reloc = pdump_now ();
+  return status;
+}
 
-  uint64_t span = view.objects_end - view.objects_start;
-  size_t mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
-  uint64_t *marks = NULL;
-  if (status == DUMPER_OK)
-    {
-      marks = mmap (NULL, mark_bytes ? mark_bytes : 8, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (marks == MAP_FAILED)
-        status = fail (req, DUMPER_E_NOMEM, "cannot allocate the mark bitmap",
-                       errno);
-    }
-  struct pdump_entry *entries = NULL;
-  if (status == DUMPER_OK)
-    {
-      entries = restore (&view, base, &tables, &exe, req, &stats);
-      if (entries == NULL)
-        {
-          munmap (marks, mark_bytes ? mark_bytes : 8);
-          status = fail (req, DUMPER_E_NOMEM, "out of memory for the registry", 0);
-        }
-    }
-  free_tables (&tables);
-  if (status != DUMPER_OK)
-    {
-      munmap (place.region, place.region_size);
-      return status;
-    }
-  double t_restore = pdump_now ();
+/* Step: the collector's mark bits for image objects.  */
+static enum dumper_status
+map_marks (struct load *l)
+{
+  uint64_t span = l->view.objects_end - l->view.objects_start;
+  l->mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
+  void *marks = mmap (NULL, l->mark_bytes ? l->mark_bytes : 8,
+                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (marks == MAP_FAILED)
+    return fail (l->req, DUMPER_E_NOMEM, "cannot allocate the mark bitmap",
+                 errno);
+  l->marks = marks;
+  return DUMPER_OK;
+}
 
-  /* Keep HOT and COLD; give back the rest, and the alignment slack.  */
-  munmap (base + view.discard_start, size - view.discard_start);
-  if (place.method == PDUMP_LOAD_HYBRID || place.method == PDUMP_LOAD_UNPACK)
+/* Step: the remembered statics, from the checked private copies.  */
+static enum dumper_status
+restore_statics (struct load *l)
+{
+  l->entries = restore (&l->view, l->place.base, &l->tables, &l->exe, l->req,
+                        &l->stats);
+  if (l->entries == NULL)
+    return fail (l->req, DUMPER_E_NOMEM, "out of memory for the registry", 0);
+  free_tables (&l->tables);
+  memset (&l->tables, 0, sizeof l->tables);
+  l->t_restore = pdump_now ();
+  return DUMPER_OK;
+}
+
+/* Release what a failed (or check-only) load holds.  */
+static void
+discard (struct load *l)
+{
+  if (l->place.hot_unpack)
+    pdump_unpack_end (l->place.hot_unpack);
+  if (l->place.fd >= 0)
+    close (l->place.fd);
+  free_tables (&l->tables);
+  if (l->placed)
+    munmap (l->place.region, l->place.region_size);
+  if (l->marks)
+    munmap (l->marks, l->mark_bytes ? l->mark_bytes : 8);
+  free (l->entries);
+  l->entries = NULL;
+}
+
+/* Step: keep HOT and COLD, give back the rest and the alignment slack,
+   and make the image the process's.  */
+static void
+commit (struct load *l)
+{
+  const struct pdump_view *view = &l->view;
+  const struct placement *place = &l->place;
+  unsigned char *base = place->base;
+  uint64_t size = view->header.image_size;
+  munmap (base + view->discard_start, size - view->discard_start);
+  if (place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK)
     {
-      unsigned char *region_end = place.region + place.region_size;
-      unsigned char *kept_end = base + view.discard_start;
-      if (base > place.region)
-        munmap (place.region, (size_t) (base - place.region));
+      unsigned char *region_end = place->region + place->region_size;
+      unsigned char *kept_end = base + view->discard_start;
+      if (base > place->region)
+        munmap (place->region, (size_t) (base - place->region));
       if (region_end > kept_end)
         munmap (kept_end, (size_t) (region_end - kept_end));
     }
 
+  uint64_t span = view->objects_end - view->objects_start;
 #ifdef HAVE_LSAN_ROOTS
   /* Objects in the image may point at malloc'd memory; LeakSanitizer
      does not scan mappings it did not make, so tell it.  */
-  __lsan_register_root_region (base + view.objects_start, span);
+  __lsan_register_root_region (base + view->objects_start, span);
 #endif
   loaded_base = base;
-  loaded_size = (size_t) view.discard_start;
-  pdump_range_.start = (uintptr_t) base + view.objects_start;
-  pdump_range_.end = (uintptr_t) base + view.objects_end;
-  pdump_range_.mark_bits = marks;
-  pdump_mark_bytes_ = mark_bytes;
+  loaded_size = (size_t) view->discard_start;
+  pdump_range_.start = (uintptr_t) base + view->objects_start;
+  pdump_range_.end = pdump_range_.start + span;
+  pdump_range_.mark_bits = l->marks;
+  pdump_mark_bytes_ = l->mark_bytes;
 
-  stats.loaded = true;
-  stats.mapped = place.method == PDUMP_LOAD_HYBRID
-                 || place.method == PDUMP_LOAD_MAP;
-  stats.embedded = origin != 0 || req->embedded;
-  stats.image_size = size;
-  stats.method = place.method;
-  stats.path = strdup (req->path);
-  stats.file_size = length;
-  stats.hot_size = view.sections[PDUMP_SECTION_HOT].size;
-  stats.cold_size = view.sections[PDUMP_SECTION_COLD].size;
-  stats.discardable_size = size - view.discard_start;
-  stats.object_count = view.header.object_count;
-  stats.image_relocs = image_relocs;
-  stats.exe_relocs = exe_relocs;
-  stats.code_relocs = code_relocs;
-  stats.open_seconds = t_open - t0;
-  stats.map_seconds = t_map - t_open;
-  stats.verify_seconds = vr.sums_seconds;
-  stats.relocate_seconds = vr.relocate_seconds;
-  stats.structure_seconds = vr.structure_seconds;
-  stats.restore_seconds = t_restore - t_reloc;
-  stats.total_seconds = pdump_now () - t0;
-  stats.minor_faults = minor_faults () - faults0;
-  pdump_load_stats_ = stats;
+  struct pdump_stats *stats = &l->stats;
+  stats->loaded = true;
+  stats->mapped = place->method == PDUMP_LOAD_HYBRID
+                  || place->method == PDUMP_LOAD_MAP;
+  stats->embedded = place->origin != 0 || l->req->embedded;
+  stats->image_size = size;
+  stats->method = place->method;
+  stats->path = strdup (l->req->path);
+  stats->file_size = l->length;
+  stats->hot_size = view->sections[PDUMP_SECTION_HOT].size;
+  stats->cold_size = view->sections[PDUMP_SECTION_COLD].size;
+  stats->discardable_size = size - view->discard_start;
+  stats->object_count = view->header.object_count;
+  stats->image_relocs = l->vr.image_relocs;
+  stats->exe_relocs = l->vr.exe_relocs;
+  stats->code_relocs = l->vr.code_reloc_count;
+  stats->open_seconds = l->t_open - l->t0;
+  stats->map_seconds = l->t_map - l->t_open;
+  stats->verify_seconds = l->vr.sums_seconds;
+  stats->relocate_seconds = l->vr.relocate_seconds;
+  stats->structure_seconds = l->vr.structure_seconds;
+  stats->restore_seconds = l->t_restore - l->t_reloc;
+  stats->total_seconds = pdump_now () - l->t0;
+  stats->minor_faults = minor_faults () - l->faults0;
+  pdump_load_stats_ = *stats;
+}
 
-  *entries_out = entries;
-  *entry_count = (size_t) view.sections[PDUMP_SECTION_REGISTRY].count;
+/* The steps in order; the first failure discards what was taken.  A
+   check-only load stops after verification, with its verdict.  */
+static enum dumper_status
+load_image (struct load *l, struct bus_guard *guard)
+{
+  enum dumper_status status = open_file (l);
+  if (status == DUMPER_OK)
+    status = find_image (l);
+  if (status == DUMPER_OK)
+    status = read_header (l);
+  if (status == DUMPER_OK)
+    status = place_image (l, guard);
+  if (status == DUMPER_OK)
+    status = copy_tables (l);
+  if (status == DUMPER_OK)
+    status = verify_image (l);
+  if (status == DUMPER_OK && !l->req->check_only)
+    status = map_marks (l);
+  if (status == DUMPER_OK && !l->req->check_only)
+    status = restore_statics (l);
+  if (status != DUMPER_OK || l->req->check_only)
+    {
+      /* The handler must not release what discard releases.  */
+      guard->load = NULL;
+      discard (l);
+      return status;
+    }
+  commit (l);
   return DUMPER_OK;
 }
 

@@ -833,13 +833,18 @@ pdump_verify (struct pdump_verify_request *r)
     return status;
 
   unsigned char *hot = r->hot ? r->hot : r->bytes + s[PDUMP_SECTION_HOT].offset;
-  status = pdump_relocate (view, hot, r->fill, r->fill_ctx,
-                           r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset,
-                           r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
-                           r->image_base, r->exe ? r->exe->bias : 0,
-                           r->exe ? r->exe->hi : UNBOUNDED_EXE_LIMIT,
-                           &r->image_relocs, &r->exe_relocs, r->path,
-                           r->detail, r->detail_size);
+  const struct pdump_relocation relocation = {
+    .view = view, .hot = hot,
+    .reloc_image = r->bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset,
+    .reloc_exe = r->bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
+    .path = r->path, .detail = r->detail, .detail_size = r->detail_size
+  };
+  status = pdump_relocate (&relocation, r->fill, r->fill_ctx, r->image_base,
+                           &r->image_relocs);
+  if (status == DUMPER_OK)
+    status = pdump_relocate_exe (&relocation, r->exe ? r->exe->bias : 0,
+                                 r->exe ? r->exe->hi : UNBOUNDED_EXE_LIMIT,
+                                 &r->exe_relocs);
   r->code_reloc_count = 0;
   if (status == DUMPER_OK && r->decls != NULL)
     status = pdump_relocate_code (view, hot,

@@ -142,6 +142,23 @@ check (struct image *im, struct pdump_view *v, char *detail, size_t n)
                              im->size, fingerprint, "img", v, detail, n);
 }
 
+/* pdump_relocate then pdump_relocate_exe on the test image's tables
+   (RELOC_IMAGE at 3 pages, RELOC_EXE 8 bytes after it), as pdump_verify
+   runs them.  */
+static enum dumper_status
+relocate_image (const struct pdump_view *v, unsigned char *bytes,
+                uintptr_t base, uintptr_t bias, uint64_t *images,
+                uint64_t *exes, char *detail, size_t n)
+{
+  const struct pdump_relocation r = {
+    .view = v, .hot = bytes + PAGE, .reloc_image = bytes + 3 * PAGE,
+    .reloc_exe = bytes + 3 * PAGE + 8, .path = "img", .detail = detail,
+    .detail_size = n
+  };
+  enum dumper_status st = pdump_relocate (&r, NULL, NULL, base, images);
+  return st != DUMPER_OK ? st : pdump_relocate_exe (&r, bias, 0x100000, exes);
+}
+
 static void
 test_valid_image_passes (void **state)
 {
@@ -156,9 +173,7 @@ test_valid_image_passes (void **state)
                                           NULL, NULL, 0, "img", detail, sizeof detail), DUMPER_OK);
   uint64_t images, exes;
   uintptr_t base = 0x10000000, bias = 0x555500000000;
-  assert_int_equal (pdump_relocate (&v, im.bytes + PAGE, NULL, NULL,
-                                    im.bytes + 3 * PAGE, im.bytes + 3 * PAGE + 8,
-                                    base, bias, 0x100000, &images, &exes, "img",
+  assert_int_equal (relocate_image (&v, im.bytes, base, bias, &images, &exes,
                                     detail, sizeof detail), DUMPER_OK);
   assert_int_equal (images, 2);
   assert_int_equal (exes, 1);
@@ -316,9 +331,7 @@ relocate_with (uint64_t word, uint64_t value, uint64_t bitmap, uint32_t exe_word
   assert_int_equal (check (&im, &v, detail, n), DUMPER_OK);
   uint64_t a, b;
   enum dumper_status st
-    = pdump_relocate (&v, im.bytes + PAGE, NULL, NULL, im.bytes + 3 * PAGE,
-                      im.bytes + 3 * PAGE + 8, 0x10000, 0x20000, 0x100000, &a,
-                      &b, "img", detail, n);
+    = relocate_image (&v, im.bytes, 0x10000, 0x20000, &a, &b, detail, n);
   free (im.bytes);
   return st;
 }
@@ -367,9 +380,7 @@ test_relocation_checksum (void **state)
   assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
   im.bytes[PAGE] ^= 1;    /* damage HOT after the header was checked */
   uint64_t a, b;
-  assert_int_equal (pdump_relocate (&v, im.bytes + PAGE, NULL, NULL,
-                                    im.bytes + 3 * PAGE, im.bytes + 3 * PAGE + 8,
-                                    0, 0, 0x100000, &a, &b, "img", d, sizeof d),
+  assert_int_equal (relocate_image (&v, im.bytes, 0, 0, &a, &b, d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   assert_non_null (strstr (d, "checksum mismatch in section HOT"));
   free (im.bytes);
