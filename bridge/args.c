@@ -44,7 +44,7 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
 {
   int count = *argc;
   char **args = *argv;
-  struct bridge_args parsed = { BRIDGE_DUMP_NONE, NULL, false, NULL };
+  struct bridge_args parsed = { BRIDGE_DUMP_NONE, NULL, false, NULL, NULL };
   /* First pass: parse and validate without touching argv, so a usage
      error leaves it as it was.  KEEP marks the arguments that stay.  */
   enum { KEEP, DROP };
@@ -101,13 +101,18 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
           fate[i] = fate[i + 1] = DROP;
           i++;
         }
-      else if (has_prefix (arg, "--compress="))
+      else if (has_prefix (arg, "--compress=")
+               || has_prefix (arg, "--image-base="))
         {
-          const char *value = arg + strlen ("--compress=");
+          bool compress = has_prefix (arg, "--compress=");
+          const char *value = strchr (arg, '=') + 1;
           if (*value == '\0')
-            return bridge_fail (DUMPER_E_USAGE, "--compress needs a value: "
-                                "none, lz4, zstd or zstd:LEVEL");
-          parsed.compress = value;
+            return bridge_fail (DUMPER_E_USAGE, "%s", compress
+                                ? "--compress needs a value: none, lz4, zstd "
+                                  "or zstd:LEVEL"
+                                : "--image-base needs an address, e.g. "
+                                  "--image-base=0x4000000000");
+          *(compress ? &parsed.compress : &parsed.image_base) = value;
           fate[i] = DROP;
         }
       else if (strcmp (arg, "--no-dump-file") == 0)

@@ -54,6 +54,7 @@ struct bridge_args
   const char *dump_file;   /* --dump-file, or NULL */
   bool no_dump_file;       /* --no-dump-file */
   const char *compress;    /* --compress, or NULL */
+  const char *image_base;  /* --image-base, or NULL */
 };
 
 /* Parse and remove the bridge's options from *ARGC and *ARGV.  On error
@@ -159,6 +160,11 @@ const char *bridge_image_dir (void);
 /* The verification mode of this start (environment, dumper_set_verify,
    configured default); DUMPER_E_USAGE for a bad DUMPER_PDUMP_VERIFY.  */
 enum dumper_status bridge_verify_mode (enum dumper_verify *mode);
+
+/* Base mode: DUMPER_PDUMP_BASE in the environment, else
+   dumper_set_base_mode, else the configured default.  An invalid value
+   in the environment is DUMPER_E_USAGE.  */
+enum dumper_status bridge_base_mode (enum dumper_base_mode *mode);
 
 /* Time in seconds from a monotonic clock: the one in common/clock.c.  */
 #include "common/clock.h"

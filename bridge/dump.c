@@ -71,6 +71,21 @@ dumper_set_compression (const char *spec)
 #endif
 }
 
+/* The preferred base of the images dump_pdump writes (format.h).  */
+static uint64_t image_base = UINT64_MAX;   /* the default */
+
+enum dumper_status
+dumper_set_image_base (uint64_t base)
+{
+  bridge_clear_detail ();
+  if (base % (UINT64_C (2) << 20) != 0 || base > (uint64_t) UINTPTR_MAX / 2)
+    return bridge_fail (DUMPER_E_USAGE, "image base 0x%llx: not a multiple "
+                        "of 2 MiB in the lower half of the address space",
+                        (unsigned long long) base);
+  image_base = base;
+  return DUMPER_OK;
+}
+
 #if DUMPER_WITH_PDUMPER
 static enum dumper_status
 dump_pdump (const char *output)
@@ -109,6 +124,7 @@ dump_pdump (const char *output)
     .detail = detail, .detail_size = sizeof detail,
     .expected_objects = expected_objects,
     .codec = compress_codec, .level = compress_level,
+    .image_base = image_base,
     .warn = bridge_warning_sink, .warn_data = NULL, .lint_strict = strict_lint,
     .heap_block = bridge_alloc_block_p, .heap_block_data = NULL
   };

@@ -60,15 +60,20 @@ bridge_image_dir (void)
   return image_dir_override ? image_dir_override : DUMPER_LIBEXECDIR "/dumper";
 }
 
-/* Verification mode: DUMPER_PDUMP_VERIFY in the environment, else
-   dumper_set_verify, else the configured default.  The environment wins
-   so that a user (and dumper-inspect --check --deep) can always ask for
-   more checking than the host chose.  */
+/* The loader settings, verification mode and base mode: in the
+   environment (DUMPER_PDUMP_VERIFY, DUMPER_PDUMP_BASE), else set by the
+   API (dumper_set_verify, dumper_set_base_mode), else the configured
+   default.  The environment wins so that a user (and dumper-inspect
+   --check --deep) can always ask for more checking, or another base
+   mode, than the host chose.  */
 #ifndef DUMPER_DEFAULT_VERIFY
 # define DUMPER_DEFAULT_VERIFY DUMPER_VERIFY_NONE
 #endif
+#ifndef DUMPER_DEFAULT_BASE_MODE
+# define DUMPER_DEFAULT_BASE_MODE DUMPER_BASE_RANDOM
+#endif
 
-static int verify_override = -1;
+static int verify_override = -1, base_mode_override = -1;
 
 void
 dumper_set_verify (enum dumper_verify mode)
@@ -76,24 +81,52 @@ dumper_set_verify (enum dumper_verify mode)
   verify_override = (int) mode;
 }
 
+void
+dumper_set_base_mode (enum dumper_base_mode mode)
+{
+  base_mode_override = (int) mode;
+}
+
+/* A loader setting: the environment variable VAR, one of the two
+   values NAMES (its index returned); unset or empty, OVERRIDE when an
+   API call set it (>= 0), else DEFAULT_CHOICE.  An invalid value in the
+   environment is a usage error naming the valid ones (*ST).  */
+static int
+loader_setting (const char *var, const char *const names[2], int override,
+                int default_choice, enum dumper_status *st)
+{
+  const char *env = getenv (var);
+  *st = DUMPER_OK;
+  if (env == NULL || *env == '\0')
+    return override >= 0 ? override : default_choice;
+  for (int i = 0; i < 2; i++)
+    if (strcmp (env, names[i]) == 0)
+      return i;
+  *st = bridge_fail (DUMPER_E_USAGE, "%s=%s: valid values are `%s' and `%s'",
+                     var, env, names[0], names[1]);
+  return default_choice;
+}
+
 enum dumper_status
 bridge_verify_mode (enum dumper_verify *mode)
 {
-  const char *env = getenv ("DUMPER_PDUMP_VERIFY");
-  if (env && *env)
-    {
-      if (strcmp (env, "none") == 0)
-        *mode = DUMPER_VERIFY_NONE;
-      else if (strcmp (env, "structure") == 0)
-        *mode = DUMPER_VERIFY_STRUCTURE;
-      else
-        return bridge_fail (DUMPER_E_USAGE, "DUMPER_PDUMP_VERIFY=%s: valid "
-                            "values are `none' and `structure'", env);
-      return DUMPER_OK;
-    }
-  *mode = verify_override >= 0 ? (enum dumper_verify) verify_override
-                               : DUMPER_DEFAULT_VERIFY;
-  return DUMPER_OK;
+  static const char *const names[2] = { "none", "structure" };
+  enum dumper_status st;
+  *mode = loader_setting ("DUMPER_PDUMP_VERIFY", names, verify_override,
+                          DUMPER_DEFAULT_VERIFY, &st)
+          ? DUMPER_VERIFY_STRUCTURE : DUMPER_VERIFY_NONE;
+  return st;
+}
+
+enum dumper_status
+bridge_base_mode (enum dumper_base_mode *mode)
+{
+  static const char *const names[2] = { "random", "fixed" };
+  enum dumper_status st;
+  *mode = loader_setting ("DUMPER_PDUMP_BASE", names, base_mode_override,
+                          DUMPER_DEFAULT_BASE_MODE, &st)
+          ? DUMPER_BASE_FIXED : DUMPER_BASE_RANDOM;
+  return st;
 }
 
 static int

@@ -176,6 +176,10 @@ load_image (const char *path, bool check_only, bool embedded)
   st = bridge_verify_mode (&mode);
   if (st != DUMPER_OK)
     return st;
+  enum dumper_base_mode base_mode;
+  st = bridge_base_mode (&base_mode);
+  if (st != DUMPER_OK)
+    return st;
   const struct dumper_heap *heap = bridge_heap ();
   if (mode == DUMPER_VERIFY_STRUCTURE && heap == NULL)
     return bridge_fail (DUMPER_E_HEAP_DESC, "%s: structural verification "
@@ -193,7 +197,7 @@ load_image (const char *path, bool check_only, bool embedded)
     .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
-    .check_only = check_only
+    .check_only = check_only, .base_mode = base_mode
   };
   struct pdump_entry *entries = NULL;
   size_t entry_count = 0;
@@ -365,6 +369,16 @@ dumper_startup (int *argc, char ***argv)
     }
   if (st == DUMPER_OK && args.compress)
     st = dumper_set_compression (args.compress);
+  if (st == DUMPER_OK && args.image_base)
+    {
+      char *end;
+      errno = 0;
+      unsigned long long base = strtoull (args.image_base, &end, 0);
+      st = errno || *end || end == args.image_base
+           ? bridge_fail (DUMPER_E_USAGE, "--image-base=%s: not an address",
+                          args.image_base)
+           : dumper_set_image_base (base);
+    }
   if (st != DUMPER_OK)
     {
       free (original);

@@ -398,6 +398,17 @@ print_load_stats (void)
       printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
       printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);
       printf ("pdump-minor-faults: %ld\n", ps->minor_faults);
+      printf ("pdump-base-mode: %s\n",
+              ps->base_mode == DUMPER_BASE_FIXED ? "fixed" : "random");
+      printf ("pdump-placement: %s\n",
+              ps->placement == PDUMP_PLACED_PREFERRED ? "preferred"
+              : ps->placement == PDUMP_PLACED_FALLBACK ? "fallback" : "random");
+      printf ("pdump-placement-reason: %s\n", ps->placement_reason);
+      printf ("pdump-preferred-base: 0x%llx\n",
+              (unsigned long long) ps->preferred_base);
+      printf ("pdump-base: 0x%llx\n", (unsigned long long) ps->base);
+      printf ("pdump-exe-pages: %llu\n", (unsigned long long) ps->exe_pages);
+      printf ("pdump-huge-pages: %s\n", ps->huge_pages);
     }
 }
 

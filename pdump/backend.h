@@ -44,6 +44,10 @@ struct pdump_write_request
      or 0 when unknown: the visited map and the object index are sized
      for it once instead of growing (dumper_expect_objects).  */
   size_t expected_objects;
+  /* The preferred base recorded in the image, to which HOT's image
+     pointers are stored relocated (format.h): a multiple of the page
+     size; 0 records none; UINT64_MAX the default, PDUMP_DEFAULT_BASE.  */
+  uint64_t image_base;
   unsigned codec;                        /* enum pdump_codec */
   int level;                             /* 0 = the codec's default */
   /* The lint of words a trace did not report that hold addresses of
@@ -85,6 +89,10 @@ struct pdump_load_request
   /* Verify only: return the verdict with nothing restored and the
      image unmapped (dumper-inspect --check --deep).  */
   bool check_only;
+  /* enum dumper_base_mode: DUMPER_BASE_FIXED tries the image's
+     preferred base first (no image relocation there), falling back to
+     a relocated load anywhere.  */
+  unsigned base_mode;
 };
 
 /* On success the image is mapped, relocated, and the remembered data

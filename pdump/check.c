@@ -350,6 +350,13 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
     if (h->reserved[i] != 0)
       return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                    "reserved header fields are not zero");
+  /* Where HOT's stored pointers put the image: page-aligned, and the
+     whole image fits below the end of the address space there.  */
+  if (h->preferred_base % h->page_size != 0
+      || h->preferred_base > (uint64_t) UINTPTR_MAX - h->image_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the preferred base 0x%" PRIx64 " is not page-aligned or "
+                 "leaves no room for the image", h->preferred_base);
   if (h->tag_bits < 1 || h->tag_bits > 4 || h->type_count == 0
       || h->type_count > 0xFFFF)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
@@ -598,7 +605,7 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
 }
 
 /* The first HOT word in [CHUNK, LIMIT) whose image value (already
-   relocated by DELTA) lies outside the object sections: the message for
+   moved by DELTA) lies outside the object sections: the message for
    the rare failure the relocation loop only detects.  */
 static enum dumper_status
 locate_bad_image_value (const struct pdump_relocation *r, const uint64_t *words,
@@ -606,13 +613,17 @@ locate_bad_image_value (const struct pdump_relocation *r, const uint64_t *words,
                         uint64_t image_span)
 {
   const uint64_t *bits = r->reloc_image;
+  uint64_t preferred = r->view->header.preferred_base;
   for (uint64_t w = chunk; w < limit; w++)
     if (((bits[w / 64] >> (w % 64)) & 1)
-        && words[w] - delta - r->view->objects_start >= image_span)
+        && words[w] - delta - preferred - r->view->objects_start >= image_span)
       return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
-                               r->path, "HOT word %" PRIu64 " holds image "
-                               "offset 0x%" PRIx64 ", outside the object "
-                               "sections", w, words[w] - delta);
+                               r->path, "HOT word %" PRIu64 " holds 0x%" PRIx64
+                               ", outside the object sections [0x%" PRIx64
+                               ", 0x%" PRIx64 ") at the preferred base", w,
+                               words[w] - delta,
+                               preferred + r->view->objects_start,
+                               preferred + r->view->objects_end);
   return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
                            r->path, "an image relocation is outside the "
                            "object sections");
@@ -628,8 +639,11 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
   uint64_t *words = (uint64_t *) hot;
   const uint64_t *bits = r->reloc_image;
   uint64_t word_count = hs->size / 8;
-  uint64_t objects_start = v->objects_start;
-  uint64_t image_span = v->objects_end - objects_start + PDUMP_MAX_TAG + 1;
+  /* Stored values are addresses at the preferred base; DELTA moves
+     them to IMAGE_BASE, and is 0 (nothing written) at that base.  */
+  uint64_t stored_start = v->header.preferred_base + v->objects_start;
+  uint64_t image_span = v->objects_end - v->objects_start + PDUMP_MAX_TAG + 1;
+  uint64_t delta = (uint64_t) image_base - v->header.preferred_base;
   uint64_t images = 0;
   /* Bitmap groups of 64 HOT words; bits past HOT's last word must be 0.  */
   uint64_t group_count = (word_count + 63) / 64;
@@ -668,18 +682,24 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
           uint64_t set = b == group_count - 1 ? bits[b] & last_mask : bits[b];
           uint64_t *group = words + b * 64;
           images += (uint64_t) __builtin_popcountll (set);
-          for (; set; set &= set - 1)
-            {
-              uint64_t *word = group + __builtin_ctzll (set);
-              uint64_t value = *word;
-              bad |= value - objects_start >= image_span;
-              *word = value + image_base;
-            }
+          if (delta == 0)
+            /* At the preferred base: checked, never written, so the
+               pages stay shared with the page cache.  */
+            for (; set; set &= set - 1)
+              bad |= group[__builtin_ctzll (set)] - stored_start >= image_span;
+          else
+            for (; set; set &= set - 1)
+              {
+                uint64_t *word = group + __builtin_ctzll (set);
+                uint64_t value = *word;
+                bad |= value - stored_start >= image_span;
+                *word = value + delta;
+              }
         }
       if (bad)
         {
           XXH3_freeState (state);
-          return locate_bad_image_value (r, words, chunk, limit, image_base,
+          return locate_bad_image_value (r, words, chunk, limit, delta,
                                          image_span);
         }
     }

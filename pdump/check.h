@@ -110,13 +110,16 @@ struct pdump_relocation
   size_t detail_size;
 };
 
-/* Relocate HOT's image pointers in place: add IMAGE_BASE to every word
-   whose RELOC_IMAGE bit is set, after checking that its stored value
-   points into the object sections (plus a tag).  HOT's checksum is
+/* Relocate HOT's image pointers in place for image offset 0 at
+   IMAGE_BASE: every word whose RELOC_IMAGE bit is set holds an address
+   at the header's preferred base; it is checked to point into the
+   object sections there (plus a tag), and moved by IMAGE_BASE minus
+   that base.  At the preferred base nothing is written.  HOT's checksum is
    computed on the way, chunk by chunk, before each chunk is changed, so
    the bytes are hashed while they are in cache.  With FILL (may be
    NULL) HOT is read chunk by chunk just before each chunk is hashed.
-   With IMAGE_BASE 0 this is a pure check (dumper-inspect --check).  On
+   With IMAGE_BASE 0 the words become image offsets (dumper-inspect
+   --check, on a private copy).  On
    failure HOT is partly relocated; the caller discards it.  The number
    of image relocations goes to *IMAGE_COUNT.  */
 enum dumper_status pdump_relocate (const struct pdump_relocation *r,

@@ -30,10 +30,14 @@
                                 pointers (discardable; last so that the
                                 section kinds stay in file order)
 
-   Pointer encoding.  A word that points into the image holds the file
-   offset of its target plus the tag (the host's tags are additive), and
-   its bit in RELOC_IMAGE is set; the loader adds the address at which
-   file offset 0 is mapped.  A word that points into the executable
+   Pointer encoding.  A HOT word that points into the image holds the
+   address its target has when the image lies at its preferred base
+   (header.preferred_base + the target's image offset) plus the tag (the
+   host's tags are additive), and its bit in RELOC_IMAGE is set; the
+   loader adds the difference between the address at which image offset
+   0 lies and the preferred base, which is 0, so nothing to write, when
+   it maps the image at that base (base mode `fixed').  A registry value
+   of kind PDUMP_VALUE_IMAGE holds the image offset plus the tag.  A word that points into the executable
    holds the target's address minus the executable's load bias, plus the
    tag, and its index is in RELOC_EXE; the loader adds the load bias.
    Raw pointers are words with tag 0, so one scheme serves both.  A C
@@ -61,8 +65,26 @@
 
 /* Bumped on any change to this file.  2: records name declarations by
    index; RELOC_CODE.  3: compressed sections (codec, stored_offset,
-   stored_size; header image_size, frame_size).  */
-#define PDUMP_FORMAT_VERSION 3
+   stored_size; header image_size, frame_size).  4: preferred_base; HOT
+   image pointers stored relocated to it.  */
+#define PDUMP_FORMAT_VERSION 4
+
+/* The preferred base the writer records unless told otherwise
+   (dumper_set_image_base, --image-base): a constant, so images stay
+   byte-identical, in a range the kernel's address-space layout leaves
+   free with ASLR on x86-64 and aarch64 (with 39-bit and 48-bit virtual
+   addresses alike): above the brk heap of a non-PIE executable, below
+   the PIE executables (2/3 of the address space) and below where
+   mmap's bottom-up legacy layout starts (1/3 of it on x86-64; on
+   aarch64 1/4, which is 128 GiB with 39-bit addresses: this is
+   256 GiB).  mmap's top-down region starts near the stack, far above.
+   i386: 512 MiB, above a non-PIE executable and its brk heap, below
+   the PIE executables and the legacy mmap base (1 GiB).  */
+#if UINTPTR_MAX > 0xffffffffu
+# define PDUMP_DEFAULT_BASE UINT64_C (0x4000000000)
+#else
+# define PDUMP_DEFAULT_BASE UINT64_C (0x20000000)
+#endif
 
 #define PDUMP_BYTE_ORDER_LITTLE 1
 #define PDUMP_BYTE_ORDER_BIG 2
@@ -94,7 +116,11 @@ struct pdump_header
                                            of a compressed section (a
                                            power of two, 64 KiB..16 MiB),
                                            0 when none is compressed */
-  uint64_t reserved[4];             /*  96 zero */
+  uint64_t preferred_base;          /*  96 where image offset 0 lies
+                                           for HOT's stored pointers:
+                                           a multiple of page_size, or
+                                           0 (none: stored offsets) */
+  uint64_t reserved[3];             /* 104 zero */
   uint64_t header_checksum;         /* 128 XXH3-64 of bytes [0, 128) and
                                            of the section table */
 };

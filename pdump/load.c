@@ -50,6 +50,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -132,13 +133,52 @@ choose_method (const struct pdump_view *view, uint64_t origin)
   return PDUMP_LOAD_HYBRID;
 }
 
-/* The whole file in anonymous memory.  */
+#ifndef MAP_FIXED_NOREPLACE
+# define MAP_FIXED_NOREPLACE 0x100000   /* Linux 4.17; older kernels
+                                           treat it as a hint */
+#endif
+
+/* Why the last fixed placement was not made (pdump_stats).  */
+static char base_reason[160];
+
+/* SIZE bytes mapped exactly at AT (never replacing a mapping), or NULL
+   with the reason in base_reason.  */
+static void *
+map_exactly (unsigned char *at, size_t size, int flags, int fd, off_t offset)
+{
+  void *m = mmap (at, size, PROT_READ | PROT_WRITE,
+                  flags | MAP_FIXED_NOREPLACE, fd, offset);
+  if (m == MAP_FAILED)
+    {
+      snprintf (base_reason, sizeof base_reason, "%s [%p, %p): %s",
+                errno == EEXIST ? "the preferred range is taken"
+                                : "the preferred range cannot be mapped",
+                (void *) at, (void *) (at + size), strerror (errno));
+      return NULL;
+    }
+  if (m != at)
+    {
+      /* A kernel without MAP_FIXED_NOREPLACE took it as a hint.  */
+      munmap (m, size);
+      snprintf (base_reason, sizeof base_reason, "the preferred range [%p, "
+                "%p) is taken (the kernel placed the image elsewhere)",
+                (void *) at, (void *) (at + size));
+      return NULL;
+    }
+  return m;
+}
+
+/* The whole file in anonymous memory: anywhere, or exactly at AT (then
+   false with *ST still DUMPER_OK when that range cannot be had).  */
 static bool
 place_read (struct placement *p, uint64_t size, const struct pdump_load_request *req,
-            enum dumper_status *st)
+            enum dumper_status *st, unsigned char *at)
 {
-  void *m = mmap (NULL, size, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *m = at ? map_exactly (at, size, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+               : mmap (NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (at && m == NULL)
+    return false;
   if (m == MAP_FAILED)
     {
       *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
@@ -160,10 +200,127 @@ place_read (struct placement *p, uint64_t size, const struct pdump_load_request 
   return true;
 }
 
+/* The kernel's transparent huge page setting NAME ("enabled",
+   "defrag"): the bracketed word of /sys/kernel/mm/transparent_hugepage/
+   NAME into WORD, or "" when it cannot be read.  */
+static void
+thp_setting (const char *name, char *word, size_t size)
+{
+  char path[96], text[128];
+  snprintf (path, sizeof path, "/sys/kernel/mm/transparent_hugepage/%s", name);
+  word[0] = '\0';
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read (fd, text, sizeof text - 1);
+  close (fd);
+  text[n > 0 ? n : 0] = '\0';
+  char *open_bracket = strchr (text, '['), *close_bracket;
+  if (open_bracket && (close_bracket = strchr (open_bracket, ']'))
+      && (size_t) (close_bracket - open_bracket) <= size)
+    {
+      memcpy (word, open_bracket + 1, (size_t) (close_bracket - open_bracket - 1));
+      word[close_bracket - open_bracket - 1] = '\0';
+    }
+}
+
+/* Free 2 MiB blocks the page allocator holds right now (/proc/buddyinfo:
+   per zone, free blocks of each order; order 9 is 2 MiB with 4 KiB
+   pages), or -1 when it cannot be read.  */
+static long
+free_huge_blocks (void)
+{
+  char text[2048];
+  int fd = open ("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  text[n] = '\0';
+  long blocks = 0;
+  /* Lines "Node 0, zone   Normal   6099   2162 ...": counts of orders
+     0, 1, ... after the zone's name.  */
+  for (char *line = strtok (text, "\n"); line; line = strtok (NULL, "\n"))
+    {
+      char *counts = strstr (line, "zone");
+      if (counts == NULL)
+        continue;
+      counts += 4;
+      while (*counts == ' ')
+        counts++;
+      while (*counts && *counts != ' ')   /* the zone's name */
+        counts++;
+      for (int order = 0; order <= 10; order++)
+        {
+          char *end;
+          long count = strtol (counts, &end, 10);
+          if (end == counts)
+            break;
+          if (order >= 9)
+            blocks += count << (order - 9);
+          counts = end;
+        }
+    }
+  return blocks;
+}
+
+/* What to advise for SIZE bytes of anonymous image memory (HOT in a
+   hybrid load, all of a compressed one): huge pages where they help (a
+   fault per 2 MiB instead of per 4 KiB page, which on a virtual machine
+   is the larger part of a start), but never with direct compaction on
+   the start-up path (five back-to-back scale-64 loads took 31-444 ms in
+   the relocate phase with MADV_HUGEPAGE under Debian's defrag=madvise).
+   With defrag `defer' or `never' no fault compacts: MADV_HUGEPAGE.
+   Otherwise an advised (`madvise', `defer+madvise') or any (`always')
+   huge page fault compacts when no 2 MiB block is free, so huge pages
+   are advised only when /proc/buddyinfo shows at least twice the blocks
+   SIZE needs free now; else none (`always': MADV_NOHUGEPAGE), and the
+   memory comes in small pages.  The choice goes to pdump_stats.  */
+static char huge_note[200];
+
+static int
+huge_page_advice (uint64_t size)
+{
+  char enabled[32], defrag[32];
+  thp_setting ("enabled", enabled, sizeof enabled);
+  thp_setting ("defrag", defrag, sizeof defrag);
+  long need = (long) ((size + HUGE_PAGE - 1) / HUGE_PAGE);
+  long free_blocks = -2;
+  int advice;
+  if (strcmp (enabled, "always") != 0 && strcmp (enabled, "madvise") != 0)
+    advice = 0;
+  else if (strcmp (defrag, "defer") == 0 || strcmp (defrag, "never") == 0)
+    advice = MADV_HUGEPAGE;
+  else if ((free_blocks = free_huge_blocks ()) >= 2 * need)
+    advice = MADV_HUGEPAGE;
+  else
+    advice = strcmp (defrag, "always") == 0 && strcmp (enabled, "always") == 0
+             ? MADV_NOHUGEPAGE : 0;
+  snprintf (huge_note, sizeof huge_note, "%s (enabled=%s, defrag=%s, %ld "
+            "huge pages needed, %ld free)",
+            advice == MADV_HUGEPAGE ? "advised"
+            : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
+            enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
+            free_blocks);
+  return advice;
+}
+
+/* Advise anonymous image memory by huge_page_advice.  */
+static void
+advise_huge (void *at, size_t size)
+{
+  int advice = huge_page_advice (size);
+  if (advice != 0 && size > 0)
+    (void) madvise (at, size, advice);   /* a hint: may fail */
+}
+
 /* HOT in anonymous memory aligned for huge pages, to be read while it is
    relocated; everything else mapped from the file.  Private file pages
    written by relocation would each cost a copy-on-write fault; one
-   huge-page fault per 2 MiB plus a read is far cheaper.  */
+   huge-page fault per 2 MiB plus a read is far cheaper (where huge
+   pages come without direct compaction: huge_page_advice).  */
 static bool
 place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
 {
@@ -184,7 +341,7 @@ place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
       ok = mmap (base + hot->offset, hot->size, prot,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED;
       if (ok)
-        madvise (base + hot->offset, hot->size, MADV_HUGEPAGE);
+        advise_huge (base + hot->offset, hot->size);
     }
   uint64_t cold_offset = view->sections[PDUMP_SECTION_COLD].offset;
   if (ok && size > cold_offset)
@@ -237,15 +394,22 @@ read_stored (void *ctx, void *buf, size_t size, uint64_t offset)
 static bool
 place_unpack (struct placement *p, const struct pdump_view *view,
               struct pdump_unpack *hot_unpack,
-              const struct pdump_load_request *req, enum dumper_status *st)
+              const struct pdump_load_request *req, enum dumper_status *st,
+              unsigned char *at)
 {
   /* Cleared first: a failure before pdump_unpack_begin releases it.  */
   memset (hot_unpack, 0, sizeof *hot_unpack);
   const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
   uint64_t size = view->header.image_size;
-  size_t region_size = size + HUGE_PAGE;
-  unsigned char *region = mmap (NULL, region_size, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  size_t region_size = at ? size : size + HUGE_PAGE;
+  unsigned char *region
+    = at ? map_exactly (at, region_size,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+         : mmap (NULL, region_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  *st = DUMPER_OK;
+  if (at && region == NULL)
+    return false;
   if (region == MAP_FAILED)
     {
       *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
@@ -254,13 +418,12 @@ place_unpack (struct placement *p, const struct pdump_view *view,
     }
   uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
                      & ~(uintptr_t) (HUGE_PAGE - 1);
-  unsigned char *base = (unsigned char *) (hot_at - hot->offset);
-  madvise (base + hot->offset, size - hot->offset, MADV_HUGEPAGE);
+  unsigned char *base = at ? at : (unsigned char *) (hot_at - hot->offset);
+  advise_huge (base + hot->offset, size - hot->offset);
   p->base = base;
   p->region = region;
   p->region_size = region_size;
   p->method = PDUMP_LOAD_UNPACK;
-  *st = DUMPER_OK;
   for (unsigned k = PDUMP_SECTION_COLD; k <= PDUMP_SECTION_KIND_MAX && *st == DUMPER_OK; k++)
     if (k != PDUMP_SECTION_TYPES
         && (k != PDUMP_SECTION_OBJECTS || req->verify_heap != NULL))
@@ -284,13 +447,39 @@ place_unpack (struct placement *p, const struct pdump_view *view,
   return true;
 }
 
+/* Base mode fixed, a plain image: the whole file at its preferred base
+   AT, mapped privately (HOT stays a file mapping, shared through the
+   page cache until a page is written), or read into anonymous memory
+   there when the file cannot be mapped.  False with *ST still DUMPER_OK
+   when the range cannot be had (the reason in base_reason).  */
+static bool
+place_fixed (struct placement *p, const struct pdump_load_request *req,
+             const struct pdump_view *view, enum pdump_load_method method,
+             unsigned char *at, enum dumper_status *st)
+{
+  uint64_t size = view->header.image_size;
+  if (method == PDUMP_LOAD_READ)
+    return place_read (p, size, req, st, at);
+  void *m = map_exactly (at, size, MAP_PRIVATE, p->fd, (off_t) p->origin);
+  if (m == NULL)
+    return false;
+  p->base = p->region = m;
+  p->region_size = size;
+  p->method = PDUMP_LOAD_MAP;
+  return true;
+}
+
 /* Bring the whole file into memory by the chosen method, falling back
-   to reading it when mapping fails.  */
+   to reading it when mapping fails; with AT, exactly there or not at
+   all (false with *ST still DUMPER_OK: the caller falls back).  */
 static bool
 bring_in (struct placement *p, const struct pdump_load_request *req,
-          uint64_t size, const struct pdump_view *view, enum dumper_status *st)
+          uint64_t size, const struct pdump_view *view, enum dumper_status *st,
+          unsigned char *at)
 {
   enum pdump_load_method method = choose_method (view, p->origin);
+  if (at)
+    return place_fixed (p, req, view, method, at, st);
   if (method == PDUMP_LOAD_HYBRID && place_hybrid (p, view, size))
     return true;
   if (method == PDUMP_LOAD_MAP)
@@ -305,7 +494,7 @@ bring_in (struct placement *p, const struct pdump_load_request *req,
           return true;
         }
     }
-  return place_read (p, size, req, st);
+  return place_read (p, size, req, st, NULL);
 }
 
 static uintptr_t
@@ -419,6 +608,10 @@ struct load
   struct pdump_view view;
   struct placement place;       /* fd, origin, and the memory */
   bool placed;                  /* place.region is ours to unmap */
+  bool at_preferred;            /* at the image's preferred base */
+  bool fell_back;               /* base mode fixed, placed elsewhere */
+  uint64_t exe_pages;           /* HOT pages executable or code
+                                   relocations write */
   struct pdump_unpack hot_unpack;
   struct private_tables tables;
   struct pdump_exe exe;
@@ -592,16 +785,56 @@ read_header (struct load *l)
   return status;
 }
 
-/* Step: bring the image into memory (map, read or decompress).  */
+/* Where base mode fixed wants the image, or NULL with the reason.  */
+static unsigned char *
+preferred_address (const struct load *l)
+{
+  uint64_t base = l->view.header.preferred_base;
+  if (l->req->base_mode != DUMPER_BASE_FIXED)
+    snprintf (base_reason, sizeof base_reason, "base mode random");
+  else if (base == 0)
+    snprintf (base_reason, sizeof base_reason, "the image records no "
+              "preferred base");
+  else if (base % (uint64_t) sysconf (_SC_PAGESIZE) != 0)
+    snprintf (base_reason, sizeof base_reason, "the preferred base 0x%"
+              PRIx64 " is not aligned to this machine's pages", base);
+  else if (getenv ("DUMPER_TEST_OCCUPY_BASE") != NULL
+           && mmap ((void *) (uintptr_t) base, 4096, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+              == MAP_FAILED)
+    snprintf (base_reason, sizeof base_reason, "cannot occupy the preferred "
+              "base for the test: %s", strerror (errno));
+  else
+    return (unsigned char *) (uintptr_t) base;
+  return NULL;
+}
+
+/* Step: bring the image into memory (map, read or decompress), at its
+   preferred base in base mode fixed when that range is free, else
+   wherever mmap puts it (ASLR).  */
 static enum dumper_status
 place_image (struct load *l, struct bus_guard *guard)
 {
   enum dumper_status status = DUMPER_OK;
-  if (l->view.compressed
-      ? !place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status)
-      : !bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
-                   &status))
+  unsigned char *at = preferred_address (l);
+  bool placed = l->view.compressed
+    ? place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status, at)
+    : bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
+                &status, at);
+  if (at && !placed && status == DUMPER_OK)
+    {
+      /* The fallback: anywhere, relocated.  */
+      l->fell_back = true;
+      at = NULL;
+      placed = l->view.compressed
+        ? place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status,
+                        NULL)
+        : bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
+                    &status, NULL);
+    }
+  if (!placed)
     return status;
+  l->at_preferred = at != NULL;
   l->placed = true;
   guard->load = l;
   truncate_for_test (l->req->path);
@@ -626,6 +859,39 @@ copy_tables (struct load *l)
     status = copy_section (&l->view, PDUMP_SECTION_RELOC_CODE, base,
                            &l->tables.code_relocs, l->req);
   return status;
+}
+
+/* The HOT pages holding a word of RELOC_EXE or RELOC_CODE (both sorted,
+   checked by pdump_verify): the only HOT pages the loader writes when
+   the image lies at its preferred base.  */
+static uint64_t
+count_exe_pages (const struct pdump_view *view, const unsigned char *base,
+                 const unsigned char *code_relocs)
+{
+  const unsigned char *exe = base + view->sections[PDUMP_SECTION_RELOC_EXE].offset;
+  uint64_t exe_count = view->sections[PDUMP_SECTION_RELOC_EXE].count;
+  uint64_t code_count = view->sections[PDUMP_SECTION_RELOC_CODE].count;
+  uint64_t words_per_page = (uint64_t) sysconf (_SC_PAGESIZE) / 8;
+  uint64_t i = 0, j = 0, pages = 0, last = UINT64_MAX;
+  while (i < exe_count || j < code_count)
+    {
+      uint32_t e = UINT32_MAX, c = UINT32_MAX;
+      if (i < exe_count)
+        memcpy (&e, exe + i * 4, 4);
+      if (j < code_count)
+        memcpy (&c, code_relocs + j * 4, 4);
+      uint32_t w = e < c ? e : c;
+      if (e < c)
+        i++;
+      else
+        j++;
+      if (w / words_per_page != last)
+        {
+          last = w / words_per_page;
+          pages++;
+        }
+    }
+  return pages;
 }
 
 /* Step: checksums, relocation (code pointers included), registry and,
@@ -654,7 +920,8 @@ verify_image (struct load *l)
   if (status == DUMPER_OK)
     status = pdump_verify (&vr);
   l->vr = vr;
-
+  if (status == DUMPER_OK)
+    l->exe_pages = count_exe_pages (&l->view, place->base, l->tables.code_relocs);
   if (place->hot_unpack)
     {
       /* relocate reports a failed fill as a read error; give the
@@ -776,6 +1043,19 @@ commit (struct load *l)
   stats->restore_seconds = l->t_restore - l->t_reloc;
   stats->total_seconds = pdump_now () - l->t0;
   stats->minor_faults = minor_faults () - l->faults0;
+  stats->base_mode = l->req->base_mode;
+  stats->placement = l->at_preferred ? PDUMP_PLACED_PREFERRED
+                     : l->fell_back ? PDUMP_PLACED_FALLBACK
+                     : PDUMP_PLACED_RANDOM;
+  stats->preferred_base = view->header.preferred_base;
+  stats->base = (uintptr_t) base;
+  if (l->at_preferred)
+    snprintf (base_reason, sizeof base_reason, "at the preferred base");
+  stats->placement_reason = base_reason;
+  stats->exe_pages = l->exe_pages;
+  stats->huge_pages = place->method == PDUMP_LOAD_HYBRID
+                      || place->method == PDUMP_LOAD_UNPACK
+                      ? huge_note : "no anonymous image memory";
   pdump_load_stats_ = *stats;
 }
 

@@ -12,7 +12,8 @@ PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
 # Tests of the portable dumper.
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
 CHECK_PROGRAMS += tests/pdump/test_check
-CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh
+CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
+  tests/pdump/base.sh
 
 tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
 tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)

@@ -23,6 +23,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +107,12 @@ page_size_of (void)
 }
 
 /* Rewrite the image relocations of HOT words [FIRST_WORD, ...) held at
-   DATA (BYTES bytes) into file offsets.  True when one was rewritten.  */
+   DATA (BYTES bytes) into their addresses with the image at its
+   preferred base (HOT_AT and COLD_AT: where HOT and COLD then lie).
+   True when one was rewritten.  */
 static bool
 patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
-             size_t first_word, uint64_t hot_offset, uint64_t cold_offset)
+             size_t first_word, uint64_t hot_at, uint64_t cold_at)
 {
   bool patched = false;
   size_t first = first_word / 64, end = (first_word + bytes / 8 + 63) / 64;
@@ -119,7 +122,7 @@ patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
         size_t word = i * 64 + (size_t) __builtin_ctzll (bits) - first_word;
         uint64_t value;
         memcpy (&value, data + word * 8, 8);
-        value = pdump_walk_file_offset (value, hot_offset, cold_offset);
+        value = pdump_walk_file_offset (value, hot_at, cold_at);
         memcpy (data + word * 8, &value, 8);
         patched = true;
       }
@@ -134,7 +137,7 @@ patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
 
 static int
 finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
-                       uint64_t cold_offset, uint64_t *checksum)
+                       uint64_t cold_offset, uint64_t base, uint64_t *checksum)
 {
   XXH3_state_t *state = XXH3_createState ();
   unsigned char *chunk = malloc (PATCH_CHUNK);
@@ -147,8 +150,8 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
                                                 : PATCH_CHUNK;
       err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == 0
-          && patch_words (w, chunk, n, (size_t) (at / 8), hot_offset,
-                          cold_offset))
+          && patch_words (w, chunk, n, (size_t) (at / 8), base + hot_offset,
+                          base + cold_offset))
         err = common_pwrite_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == 0)
         XXH3_64bits_update (state, chunk, n);
@@ -160,20 +163,23 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
   return err;
 }
 
-/* Rewrite the walk's offsets into file offsets, now that HOT and COLD
-   have their places, and checksum HOT.  Returns 0 or an errno.  */
+/* Rewrite the walk's offsets, now that HOT and COLD have their places:
+   registry values into image offsets, HOT words into addresses at the
+   preferred base BASE (format.h); and checksum HOT.  Returns 0 or an
+   errno.  */
 static int
 finalise_offsets (struct pdump_walk *w, uint64_t hot_offset,
-                  uint64_t cold_offset, uint64_t *hot_checksum)
+                  uint64_t cold_offset, uint64_t base, uint64_t *hot_checksum)
 {
   for (size_t i = 0; i < w->record_count; i++)
     if (w->records[i].value_kind == PDUMP_VALUE_IMAGE)
       w->records[i].value = pdump_walk_file_offset (w->records[i].value,
                                                     hot_offset, cold_offset);
   if (w->hot_fd >= 0)
-    return finalise_streamed_hot (w, hot_offset, cold_offset, hot_checksum);
-  patch_words (w, w->hot.data, (size_t) w->hot.size, 0, hot_offset,
-               cold_offset);
+    return finalise_streamed_hot (w, hot_offset, cold_offset, base,
+                                  hot_checksum);
+  patch_words (w, w->hot.data, (size_t) w->hot.size, 0, base + hot_offset,
+               base + cold_offset);
   *hot_checksum = XXH3_64bits (w->hot.data, (size_t) w->hot.size);
   return 0;
 }
@@ -239,13 +245,23 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 {
   memset (l, 0, sizeof *l);
   l->page_size = page_size_of ();
+  uint64_t base = req->image_base == UINT64_MAX ? PDUMP_DEFAULT_BASE
+                                                : req->image_base;
+  if (base % l->page_size != 0)
+    {
+      snprintf (req->detail, req->detail_size, "%s: the preferred base 0x%"
+                PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
+                req->output, base, l->page_size);
+      return DUMPER_E_USAGE;
+    }
 
   /* Header and section table fit in the first page.  */
   l->end = l->page_size;
   uint64_t hot_offset = l->end;
   uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
   uint64_t hot_checksum = 0;
-  int err = finalise_offsets (w, hot_offset, cold_offset, &hot_checksum);
+  int err = finalise_offsets (w, hot_offset, cold_offset, base,
+                              &hot_checksum);
   if (err != 0)
     {
       errno = err;
@@ -291,6 +307,13 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE, w->code_relocs.data,
                w->code_relocs.size * sizeof (uint32_t), w->code_relocs.size, 8);
   uint64_t image_size = l->end;
+  if (base > (uint64_t) UINTPTR_MAX - image_size)
+    {
+      snprintf (req->detail, req->detail_size, "%s: an image of %" PRIu64
+                " bytes does not fit at the preferred base 0x%" PRIx64,
+                req->output, image_size, base);
+      return DUMPER_E_USAGE;
+    }
   uint64_t frame_size = 0;
   if (req->codec != PDUMP_CODEC_NONE)
     {
@@ -326,6 +349,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   h->object_count = w->object_count;
   h->type_count = (uint32_t) w->heap->type_count;
   h->tag_bits = w->heap->tag_bits;
+  h->preferred_base = base;
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
     return DUMPER_E_NOMEM;
@@ -514,7 +538,7 @@ pdump_write (const struct pdump_write_request *req)
       st = build_layout (&walk, req, &l);
       if (st == DUMPER_E_IO)
         st = output_failed (req, errno, NULL);
-      else if (st != DUMPER_OK)
+      else if (st != DUMPER_OK && st != DUMPER_E_USAGE)
         snprintf (req->detail, req->detail_size,
                   "%s: out of memory laying out the image", req->output);
     }

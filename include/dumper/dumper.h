@@ -138,6 +138,8 @@ enum dumper_status dumper_describe_heap (const struct dumper_heap *heap);
      --no-dump-file        do not look for an image: a cold start
      --compress=SPEC       images this run dumps are compressed
                            (dumper_set_compression)
+     --image-base=ADDR     the preferred base images this run dumps
+                           record (dumper_set_image_base)
      --                    ends the bridge's scanning; it is kept in argv
                            for the host
 
@@ -204,6 +206,38 @@ enum dumper_verify
    --with-pdump-verify=none|structure).  DUMPER_VERIFY_STRUCTURE needs
    dumper_describe_heap before dumper_startup.  */
 void dumper_set_verify (enum dumper_verify mode);
+
+/* Where the loader places a pdump image (doc/format.md, "Base modes").
+   Every image records a preferred base, and its pointers are stored as
+   they are with the image there.  */
+enum dumper_base_mode
+{
+  /* Wherever mmap puts the image (ASLR), every image pointer relocated:
+     the default.  */
+  DUMPER_BASE_RANDOM = 0,
+  /* At the image's preferred base when that range is free: no image
+     pointer is written, HOT stays shared with the page cache except the
+     pages holding executable or code relocations.  The image's address
+     is then known in advance (an ASLR loss for the heap).  When the
+     range is taken, a relocated load as with DUMPER_BASE_RANDOM;
+     pdump_stats () says which happened and why.  */
+  DUMPER_BASE_FIXED = 1
+};
+
+/* Choose the base mode (call before dumper_startup).  The environment
+   variable DUMPER_PDUMP_BASE=random|fixed overrides it; without either
+   the configured default applies (./configure
+   --with-pdump-base=random|fixed).  */
+void dumper_set_base_mode (enum dumper_base_mode mode);
+
+/* The preferred base the images this process dumps record (the bridge
+   option --image-base=ADDR): a multiple of 2 MiB, or 0 for none (such
+   an image is always relocated).  Without it the writer records a fixed
+   default in a range left free by the address-space layout on x86-64
+   and aarch64 (doc/format.md), so images stay byte-identical.  Returns
+   DUMPER_OK, or DUMPER_E_USAGE for a misaligned base or one past the
+   address space.  */
+enum dumper_status dumper_set_image_base (uint64_t base);
 
 /* Declare the cold initialisation complete: sets `initialized'.  */
 void dumper_mark_initialized (void);

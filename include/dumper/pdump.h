@@ -96,6 +96,20 @@ enum pdump_load_method
   PDUMP_LOAD_UNPACK
 };
 
+/* Where the image was placed (doc/format.md, "Base modes").  */
+enum pdump_placement
+{
+  /* Base mode random: wherever mmap put it (ASLR); every image pointer
+     relocated.  */
+  PDUMP_PLACED_RANDOM,
+  /* At the image's preferred base: no image pointer written, only
+     executable and code relocations.  */
+  PDUMP_PLACED_PREFERRED,
+  /* Base mode fixed, but the preferred base could not be used
+     (placement_reason says why): placed and relocated as random.  */
+  PDUMP_PLACED_FALLBACK
+};
+
 /* Figures of the image load in this process (all zero when none).  */
 struct pdump_stats
 {
@@ -126,6 +140,16 @@ struct pdump_stats
   bool embedded;                /* the image is a section of `path' */
   uint64_t image_size;          /* bytes in memory (file_size unless
                                    compressed) */
+  unsigned base_mode;           /* enum dumper_base_mode asked for */
+  enum pdump_placement placement;
+  const char *placement_reason; /* why it was placed where it is */
+  uint64_t preferred_base;      /* the image's (0: none recorded) */
+  uint64_t base;                /* where image offset 0 lies */
+  uint64_t exe_pages;           /* HOT pages holding executable or code
+                                   relocations: at the preferred base,
+                                   the only HOT pages the load writes */
+  const char *huge_pages;       /* huge page advice for anonymous image
+                                   memory, and the kernel's settings */
 };
 
 /* Figures of the last dump written by this process.  */

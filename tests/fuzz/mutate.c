@@ -9,9 +9,10 @@
    "KIND SEED CLASS what-changed".  KIND is one of
 
      reloc-clear  a relocation bit cleared on a pointer field (the field
-                  keeps its unrelocated offset)
+                  keeps its address at the preferred base)
      reloc-set    a relocation bit set on a word that holds no pointer,
-                  preferring words whose value looks like an image offset
+                  preferring words whose value looks like an image
+                  address at the preferred base
      interior     a relocated value moved inside its target object
      tag          a relocated value's tag changed (the target's type no
                   longer matches)
@@ -261,8 +262,9 @@ mutate_reloc (struct image *im, const char *kind, char *what, size_t what_size)
     }
   /* reloc-set: prefer a plain word whose value is a plausible offset.  */
   uint64_t n = hot_words (im), chosen = UINT64_MAX;
-  uint64_t lo = im->s[PDUMP_SECTION_HOT].offset;
-  uint64_t hi = im->s[PDUMP_SECTION_COLD].offset + im->s[PDUMP_SECTION_COLD].size;
+  uint64_t lo = im->h.preferred_base + im->s[PDUMP_SECTION_HOT].offset;
+  uint64_t hi = im->h.preferred_base + im->s[PDUMP_SECTION_COLD].offset
+                + im->s[PDUMP_SECTION_COLD].size;
   for (int tries = 0; tries < 4096 && n; tries++)
     {
       w = below (n);
@@ -292,7 +294,8 @@ mutate_pointer (struct image *im, const char *kind, char *what, size_t what_size
         return NULL;
       uint64_t *p = hot_word (im, w);
       uint64_t tag = *p & im->tag_mask;
-      int64_t target = object_at (im, *p - tag);
+      /* Relocated words hold addresses at the preferred base.  */
+      int64_t target = object_at (im, *p - tag - im->h.preferred_base);
       if (target < 0)
         continue;
       if (strcmp (kind, "interior") == 0)
@@ -335,7 +338,7 @@ mutate_header (struct image *im, char *what, size_t what_size)
     { "file_size", 24, 8 }, { "page_size", 32, 8 },
     { "section_table_offset", 40, 8 }, { "fingerprint", 48, 1 },
     { "object_count", 64, 8 }, { "type_count", 72, 4 }, { "tag_bits", 76, 4 },
-    { "reserved", 80, 8 }
+    { "image_size", 80, 8 }, { "preferred_base", 96, 8 }, { "reserved", 104, 8 }
   };
   static const struct { const char *name; size_t at; unsigned width; } section[] = {
     { "kind", 0, 4 }, { "flags", 4, 4 }, { "offset", 8, 8 }, { "size", 16, 8 },

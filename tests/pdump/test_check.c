@@ -185,6 +185,53 @@ test_valid_image_passes (void **state)
   free (im.bytes);
 }
 
+/* An image stored for a preferred base: at that base its image words
+   are checked and left as they are (not a byte of HOT written), and
+   elsewhere they move by the difference; a value outside the object
+   sections at that base is refused either way.  */
+static void
+test_preferred_base (void **state)
+{
+  const uint64_t preferred = 0x40000000;
+  for (int at_preferred = 0; at_preferred < 3; at_preferred++)
+    {
+      struct image im;
+      struct pdump_view v;
+      char d[512] = "";
+      build (&im);
+      struct pdump_header *h = (struct pdump_header *) im.bytes;
+      h->preferred_base = preferred;
+      uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
+      hot[1] += preferred;
+      hot[3] += preferred;
+      if (at_preferred == 2)
+        hot[3] -= preferred;          /* an offset: below the range */
+      reseal (&im);
+      assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
+      uint64_t before[HOT_WORDS];
+      memcpy (before, hot, sizeof before);
+      uintptr_t base = at_preferred ? preferred : 0x7000000;
+      uint64_t images, exes;
+      enum dumper_status st = relocate_image (&v, im.bytes, base, 0x555500000000,
+                                              &images, &exes, d, sizeof d);
+      if (at_preferred == 2)
+        {
+          assert_int_equal (st, DUMPER_E_IMAGE_CORRUPT);
+          assert_non_null (strstr (d, "holds 0x2000, outside the object sections [0x40001000"));
+          free (im.bytes);
+          continue;
+        }
+      assert_int_equal (st, DUMPER_OK);
+      assert_int_equal (images, 2);
+      assert_int_equal (hot[1], base + PAGE + 17);
+      assert_int_equal (hot[3], base + 2 * PAGE);
+      assert_int_equal (hot[5], 0x555500000000 + 0x1000);
+      if (at_preferred)
+        assert_memory_equal (hot, before, 5 * 8);
+      free (im.bytes);
+    }
+}
+
 /* Damage one byte at OFFSET to VALUE, optionally reseal, expect STATUS
    and WORD in the message.  */
 static void
@@ -212,7 +259,7 @@ test_each_header_class (void **state)
   expect (0, 'X', true, DUMPER_E_IMAGE_MAGIC, "not a dumper image");
   /* A field says "another version/architecture" only when the header
      checksum holds; a flipped field is corruption.  */
-  expect (8, PDUMP_FORMAT_VERSION + 1, true, DUMPER_E_IMAGE_VERSION, "version 3");
+  expect (8, PDUMP_FORMAT_VERSION + 1, true, DUMPER_E_IMAGE_VERSION, "version 4");
   expect (8, PDUMP_FORMAT_VERSION + 1, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (16, 4, true, DUMPER_E_IMAGE_ARCH, "4-byte words");
   expect (16, 4, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
@@ -223,7 +270,8 @@ test_each_header_class (void **state)
   expect (24, 0, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', true, DUMPER_E_IMAGE_FINGERPRINT, "fingerprint");
-  expect (96, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  expect (96, 1, true, DUMPER_E_IMAGE_CORRUPT, "preferred base");
+  expect (104, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
   expect (88, 1, true, DUMPER_E_IMAGE_CORRUPT, "stored layout");
   expect (76, 9, true, DUMPER_E_IMAGE_CORRUPT, "heap description");
 }
@@ -446,6 +494,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_valid_image_passes),
+    cmocka_unit_test (test_preferred_base),
     cmocka_unit_test (test_each_header_class),
     cmocka_unit_test (test_truncation),
     cmocka_unit_test (test_section_table),

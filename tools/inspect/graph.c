@@ -119,7 +119,9 @@ build_edges (const struct insp_image *image, const struct insp_tables *t,
               || (e->from = source_of (image, t, w, &e->field)) == INSP_NONE)
             return disagree (image, detail, detail_size,
                              "no object holds relocated HOT word", w, value);
-          e->to = resolve (image, t, value, &e->tag);
+          /* HOT words hold addresses at the preferred base.  */
+          e->to = resolve (image, t, value - image->view.header.preferred_base,
+                           &e->tag);
           if (e->to == INSP_NONE)
             return disagree (image, detail, detail_size,
                              "no object is the target of HOT word", w, value);

@@ -178,6 +178,8 @@ text_header (const struct insp_ctx *ctx)
              "frames of %" PRIu64 " bytes\n", h->image_size,
              h->image_size ? (double) h->file_size / (double) h->image_size : 0,
              h->frame_size);
+  fprintf (out, "  base         preferred 0x%" PRIx64 "%s\n", h->preferred_base,
+           h->preferred_base ? "" : " (none: always relocated)");
   if (ctx->image->embedded)
     fprintf (out, "  embedded     section %s at file offset %" PRIu64 "\n",
              PDUMP_EMBED_SECTION, ctx->image->embed_offset);
@@ -311,6 +313,7 @@ json_header (const struct insp_ctx *ctx, struct insp_json *j)
   insp_json_uint (j, "page_size", h->page_size);
   insp_json_uint (j, "image_size", h->image_size);
   insp_json_uint (j, "frame_size", h->frame_size);
+  insp_json_uint (j, "preferred_base", h->preferred_base);
   insp_json_bool (j, "embedded", ctx->image->embedded);
   insp_json_uint (j, "tag_bits", h->tag_bits);
   insp_json_uint (j, "type_count", h->type_count);

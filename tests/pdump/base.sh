@@ -1,0 +1,217 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/pdump/base.sh: base modes (issue 15, doc/format.md "Base modes").
+#
+#   - random and fixed each give the cold start's digest over 20 starts
+#     under ASLR; random lands somewhere else each time, fixed at the
+#     image's preferred base every time;
+#   - fixed with the preferred range taken (DUMPER_TEST_OCCUPY_BASE maps
+#     a page there first) falls back to a relocated load, says why, and
+#     still gives the cold digest;
+#   - at the preferred base HOT stays a file mapping that is mostly
+#     clean: fewer private dirty pages than a random start has in HOT;
+#   - images are byte-identical, whoever dumps them; --image-base
+#     changes the recorded base (and the bytes) and fixed loads there;
+#   - re-dumps from a random and a fixed start are identical and load
+#     with the cold digest in both modes;
+#   - a bad DUMPER_PDUMP_BASE is a usage error (64).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+if [ "$BACKEND" != pdumper ]; then
+  begin "base modes"
+  skip "this build is --with-dumper=$BACKEND"
+  finish
+fi
+
+BARE=$BUILDDIR/host/dlisp-bare
+DLISP=$BUILDDIR/host/dlisp
+STARTS=${BASE_STARTS:-20}
+
+cold=`"$BARE" --heap-digest`
+"$BARE" --temacs=pdump --output "$T/a.pdmp" > "$T/dump.out" 2>&1 \
+  || { cat "$T/dump.out"; exit 1; }
+
+# stat FILE NAME: the value of `NAME: value' in FILE
+stat () {
+  sed -n "s/^$2: //p" "$1"
+}
+
+# starts MODE IMAGE: STARTS starts in base mode MODE; each must print
+# the cold digest; the placements and bases go to $T/MODE.placed
+starts () {
+  : > "$T/$1.placed"
+  i=0
+  while [ $i -lt $STARTS ]; do
+    DUMPER_PDUMP_BASE=$1 "$DLISP" --dump-file="$2" --heap-digest --load-stats \
+      > "$T/out" 2> "$T/err" || { cat "$T/err"; return 1; }
+    d=`head -1 "$T/out"`
+    [ "$d" = "$cold" ] || { echo "start $i: digest $d, cold $cold"; return 1; }
+    echo "`stat "$T/out" pdump-placement` `stat "$T/out" pdump-base`" >> "$T/$1.placed"
+    i=`expr $i + 1`
+  done
+}
+
+aslr=`cat /proc/sys/kernel/randomize_va_space 2>/dev/null || echo 0`
+
+# verdict OK PATTERN MESSAGE: pass when OK is yes; else show the start's
+# stderr and its stats lines matching PATTERN, and fail with MESSAGE
+verdict () {
+  if [ "$1" = yes ]; then
+    pass
+  else
+    cat "$T/err"; grep "$2" "$T/out"
+    fail "$3"
+  fi
+}
+
+begin "random: the cold digest over $STARTS starts, a new base each time"
+if [ "$aslr" = 0 ]; then
+  skip "ASLR is off (randomize_va_space 0)"
+elif starts random "$T/a.pdmp"; then
+  places=`cut -d' ' -f1 "$T/random.placed" | sort -u`
+  bases=`cut -d' ' -f2 "$T/random.placed" | sort -u | wc -l`
+  if [ "$places" = random ] && [ "$bases" -ge $((STARTS / 2)) ]; then
+    pass
+  else
+    fail "placements '$places', $bases distinct bases in $STARTS starts"
+  fi
+else
+  fail "a random start failed"
+fi
+
+begin "fixed: the cold digest over $STARTS starts, at the preferred base"
+preferred=`DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" --load-stats \
+           | sed -n 's/^pdump-preferred-base: //p'`
+if [ "$aslr" = 0 ]; then
+  skip "ASLR is off (randomize_va_space 0)"
+elif starts fixed "$T/a.pdmp"; then
+  places=`sort -u "$T/fixed.placed"`
+  if [ "$places" = "preferred $preferred" ] && [ "$preferred" != 0x0 ]; then
+    pass
+  else
+    fail "placements: `sort "$T/fixed.placed" | uniq -c`"
+  fi
+else
+  fail "a fixed start failed"
+fi
+
+begin "fixed, preferred range taken: falls back, says why, cold digest"
+DUMPER_TEST_OCCUPY_BASE=1 DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" \
+  --heap-digest --load-stats > "$T/out" 2> "$T/err"
+st=$?
+ok=no
+[ $st -eq 0 ] && [ "`head -1 "$T/out"`" = "$cold" ] \
+  && [ "`stat "$T/out" pdump-placement`" = fallback ] \
+  && stat "$T/out" pdump-placement-reason | grep -q "preferred range is taken" \
+  && [ "`stat "$T/out" pdump-base`" != "$preferred" ] && ok=yes
+verdict $ok placement "status $st"
+
+begin "fixed, the file read (no mmap): still at the preferred base"
+DUMPER_PDUMP_NO_MMAP=1 DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" \
+  --heap-digest --load-stats > "$T/out" 2> "$T/err"
+ok=no
+[ "`head -1 "$T/out"`" = "$cold" ] && [ "`stat "$T/out" pdump-placement`" = preferred ] \
+  && [ "`stat "$T/out" pdump-method`" = read ] && ok=yes
+verdict $ok "placement\|method" "no-mmap fixed load"
+
+begin "fixed: compressed, embedded, verify=structure, each at the preferred base"
+"$BARE" --temacs=pdump --compress=lz4 --output "$T/z.pdmp" > /dev/null 2>&1
+"$BUILDDIR/tools/dumper-embed" "$DLISP" "$T/a.pdmp" -o "$T/dlisp-embedded" \
+  > /dev/null 2>&1
+ok=yes
+for how in compressed embedded structure; do
+  case $how in
+    compressed) set -- "$DLISP" --dump-file="$T/z.pdmp" ;;
+    embedded) set -- "$T/dlisp-embedded" ;;
+    structure) set -- env DUMPER_PDUMP_VERIFY=structure "$DLISP" --dump-file="$T/a.pdmp" ;;
+  esac
+  DUMPER_PDUMP_BASE=fixed "$@" --heap-digest --load-stats > "$T/out" 2> "$T/err"
+  if [ "`head -1 "$T/out"`" != "$cold" ] \
+     || [ "`stat "$T/out" pdump-placement`" != preferred ]; then
+    echo "    $how: `head -1 "$T/out"` `grep placement "$T/out"`"; cat "$T/err"
+    ok=no
+  fi
+done
+if [ $ok = yes ]; then pass; else fail "a fixed load"; fi
+
+# dirty_kb MODE: private dirty KiB (smaps_rollup) of a dlisp REPL
+# started in base mode MODE, once it waits for input
+dirty_kb () {
+  rm -f "$T/fifo"
+  mkfifo "$T/fifo"
+  DUMPER_PDUMP_BASE=$1 "$DLISP" --dump-file="$T/a.pdmp" < "$T/fifo" > /dev/null 2>&1 &
+  pid=$!
+  exec 7> "$T/fifo"
+  n=0
+  while [ $n -lt 200 ] && ! grep -q pipe_read "/proc/$pid/wchan" 2>/dev/null; do
+    sleep 0.05
+    n=`expr $n + 1`
+  done
+  sed -n 's/^Private_Dirty: *\([0-9]*\) kB/\1/p' "/proc/$pid/smaps_rollup"
+  exec 7>&-
+  wait $pid
+}
+
+begin "fixed: HOT stays a clean file mapping but for a few pages"
+hot_kb=`DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" --load-stats \
+        | sed -n 's/^pdump-hot-size: //p'`
+hot_kb=`expr $hot_kb / 1024`
+random_kb=`dirty_kb random`
+fixed_kb=`dirty_kb fixed`
+echo "    private dirty: random $random_kb KiB, fixed $fixed_kb KiB; HOT $hot_kb KiB"
+if [ -n "$random_kb" ] && [ -n "$fixed_kb" ] \
+   && [ "$fixed_kb" -lt `expr $random_kb - $hot_kb / 2` ]; then
+  pass
+else
+  fail "fixed $fixed_kb KiB is not well below random $random_kb KiB"
+fi
+
+begin "images are byte-identical; --image-base changes the recorded base"
+(cd "$T" && "$BARE" --temacs=pdump --output b.pdmp > /dev/null 2>&1)
+"$BARE" --temacs=pdump --image-base=0x5000000000 --output "$T/c.pdmp" > /dev/null 2>&1
+DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/c.pdmp" --heap-digest --load-stats \
+  > "$T/out" 2> "$T/err"
+ok=no
+cmp -s "$T/a.pdmp" "$T/b.pdmp" && ! cmp -s "$T/a.pdmp" "$T/c.pdmp" \
+  && [ "`head -1 "$T/out"`" = "$cold" ] \
+  && [ "`stat "$T/out" pdump-base`" = 0x5000000000 ] \
+  && [ "`stat "$T/out" pdump-placement`" = preferred ] && ok=yes
+verdict $ok "base\|placement" "identical images, or the override"
+
+begin "a misaligned --image-base is a usage error (64)"
+"$BARE" --temacs=pdump --image-base=0x5000001000 --output "$T/d.pdmp" > "$T/out" 2>&1
+st=$?
+if [ $st -eq 64 ] && grep -q "2 MiB" "$T/out" && [ ! -e "$T/d.pdmp" ]; then
+  pass
+else
+  cat "$T/out"; fail "status $st"
+fi
+
+begin "re-dumps from a random and a fixed start are identical and load"
+ok=yes
+for m in random fixed; do
+  DUMPER_PDUMP_BASE=$m "$DLISP" --dump-file="$T/a.pdmp" --temacs=pdump \
+    --output "$T/re-$m.pdmp" > "$T/re.out" 2>&1 || { cat "$T/re.out"; ok=no; }
+done
+for m in random fixed; do
+  d=`DUMPER_PDUMP_BASE=$m "$DLISP" --dump-file="$T/re-fixed.pdmp" --heap-digest`
+  [ "$d" = "$cold" ] || { echo "    $m load of the re-dump: $d"; ok=no; }
+done
+if [ $ok = yes ] && cmp -s "$T/re-random.pdmp" "$T/re-fixed.pdmp"; then
+  pass
+else
+  fail "re-dumps differ or do not load"
+fi
+
+begin "a bad DUMPER_PDUMP_BASE is a usage error (64)"
+DUMPER_PDUMP_BASE=sometimes "$DLISP" --dump-file="$T/a.pdmp" --batch --eval t \
+  > "$T/out" 2>&1
+st=$?
+if [ $st -eq 64 ] && grep -q "DUMPER_PDUMP_BASE" "$T/out"; then
+  pass
+else
+  cat "$T/out"; fail "status $st"
+fi
+
+finish
