@@ -1049,13 +1049,18 @@ commit (struct load *l)
                      : PDUMP_PLACED_RANDOM;
   stats->preferred_base = view->header.preferred_base;
   stats->base = (uintptr_t) base;
-  if (l->at_preferred)
-    snprintf (base_reason, sizeof base_reason, "at the preferred base");
-  stats->placement_reason = base_reason;
+  /* A copy: a later check-only load (the writer's self-check) reuses
+     base_reason.  */
+  static char published_reason[sizeof base_reason];
+  snprintf (published_reason, sizeof published_reason, "%s",
+            l->at_preferred ? "at the preferred base" : base_reason);
+  stats->placement_reason = published_reason;
   stats->exe_pages = l->exe_pages;
-  stats->huge_pages = place->method == PDUMP_LOAD_HYBRID
-                      || place->method == PDUMP_LOAD_UNPACK
-                      ? huge_note : "no anonymous image memory";
+  static char published_huge[sizeof huge_note];
+  snprintf (published_huge, sizeof published_huge, "%s",
+            place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK
+            ? huge_note : "no anonymous image memory");
+  stats->huge_pages = published_huge;
   pdump_load_stats_ = *stats;
 }
 
