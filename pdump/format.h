@@ -74,10 +74,12 @@
    byte-identical, in a range the kernel's address-space layout leaves
    free with ASLR on x86-64 and aarch64 (with 39-bit and 48-bit virtual
    addresses alike): above the brk heap of a non-PIE executable, below
-   the PIE executables (2/3 of the address space) and below where
-   mmap's bottom-up legacy layout starts (1/3 of it on x86-64; on
-   aarch64 1/4, which is 128 GiB with 39-bit addresses: this is
-   256 GiB).  mmap's top-down region starts near the stack, far above.
+   the PIE executables (2/3 of the address space); mmap's top-down
+   region starts near the stack, far above.  The legacy bottom-up
+   layout (an unlimited stack rlimit only) starts at 1/3 of the space
+   on x86-64 and 1/4 on aarch64, above this, except with 39-bit
+   addresses (128 GiB), where it reaches 256 GiB after 128 GiB of
+   mappings.
    i386: 512 MiB, above a non-PIE executable and its brk heap, below
    the PIE executables and the legacy mmap base (1 GiB).  */
 #if UINTPTR_MAX > 0xffffffffu
