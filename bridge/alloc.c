@@ -11,7 +11,7 @@
    here, to refuse a pointer into a plain malloc block or into the
    middle of a block the same way in both back ends.  The arena knows
    its blocks; calloc does not, so pdumper and none builds keep a table
-   of the live blocks (blockmap.c), only in a run that will dump, since
+   of the live blocks (common/addrmap.c), only in a run that will dump, since
    no other run needs it: the table is kept from the start of the
    process until dumper_startup says whether this run dumps.
 
@@ -36,12 +36,12 @@
 
 #if DUMPER_WITH_UNEXEC
 
-static struct bridge_blockmap arena_blocks;
+static struct common_addrmap arena_blocks;
 
 static void
 note_arena_block (void *payload, size_t size, void *ctx)
 {
-  if (!bridge_blockmap_put (&arena_blocks, (uintptr_t) payload, size))
+  if (!common_addrmap_put (&arena_blocks, (uintptr_t) payload, size))
     *(bool *) ctx = false;
 }
 
@@ -52,10 +52,10 @@ bridge_alloc_track (bool on)
 }
 
 enum dumper_status
-bridge_alloc_blocks (struct bridge_blockmap **blocks,
+bridge_alloc_blocks (struct common_addrmap **blocks,
                      uintptr_t *managed_start, uintptr_t *managed_end)
 {
-  bridge_blockmap_free (&arena_blocks);
+  common_addrmap_free (&arena_blocks);
   bool ok = true;
   unexec_arena_each_block (note_arena_block, &ok);
   if (!ok)
@@ -73,7 +73,7 @@ bridge_alloc_blocks (struct bridge_blockmap **blocks,
 void
 bridge_alloc_blocks_release (void)
 {
-  bridge_blockmap_free (&arena_blocks);
+  common_addrmap_free (&arena_blocks);
 }
 
 bool
@@ -127,14 +127,14 @@ realloc_block (void *ptr, size_t size)
 
 /* The live blocks of a dumping run (see above).  */
 static bool tracking = true;
-static struct bridge_blockmap live_blocks;
+static struct common_addrmap live_blocks;
 /* An allocation failed to enter the table: the check cannot trust it.  */
 static bool tracking_lost;
 
 static void
 track (void *p, size_t size)
 {
-  if (tracking && !bridge_blockmap_put (&live_blocks, (uintptr_t) p,
+  if (tracking && !common_addrmap_put (&live_blocks, (uintptr_t) p,
                                         size ? size : 1))
     tracking_lost = true;
 }
@@ -144,11 +144,11 @@ bridge_alloc_track (bool on)
 {
   tracking = on;
   if (!on)
-    bridge_blockmap_free (&live_blocks);
+    common_addrmap_free (&live_blocks);
 }
 
 enum dumper_status
-bridge_alloc_blocks (struct bridge_blockmap **blocks,
+bridge_alloc_blocks (struct common_addrmap **blocks,
                      uintptr_t *managed_start, uintptr_t *managed_end)
 {
   if (!tracking || tracking_lost)
@@ -168,7 +168,7 @@ bool
 bridge_alloc_block_p (uintptr_t address, void *data)
 {
   (void) data;
-  return tracking && bridge_blockmap_get (&live_blocks, address) != NULL;
+  return tracking && common_addrmap_get (&live_blocks, address) != NULL;
 }
 
 void *
@@ -188,7 +188,7 @@ dumper_free (void *ptr)
   if (ptr == NULL || pdump_object_p (ptr))
     return DUMPER_OK;
   if (tracking && !tracking_lost
-      && !bridge_blockmap_remove (&live_blocks, (uintptr_t) ptr))
+      && !common_addrmap_remove (&live_blocks, (uintptr_t) ptr))
     return bridge_fail (DUMPER_E_STATE, "dumper_free(%p): the pointer is not "
                         "a live block of dumper_alloc (freed twice?); nothing "
                         "was freed", ptr);
@@ -200,7 +200,7 @@ static void *
 realloc_block (void *ptr, size_t size)
 {
   if (ptr && tracking && !tracking_lost
-      && !bridge_blockmap_get (&live_blocks, (uintptr_t) ptr))
+      && !common_addrmap_get (&live_blocks, (uintptr_t) ptr))
     {
       bridge_fail (DUMPER_E_STATE, "dumper_realloc(%p): the pointer is not a "
                    "live block of dumper_alloc (freed already?)", ptr);
@@ -214,7 +214,7 @@ realloc_block (void *ptr, size_t size)
       return NULL;
     }
   if (tracking && old)
-    bridge_blockmap_remove (&live_blocks, old);
+    common_addrmap_remove (&live_blocks, old);
   track (p, size);
   return p;
 }

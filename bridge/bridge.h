@@ -17,6 +17,8 @@
 
 #include <dumper/dumper.h>
 
+#include "common/addrmap.h"
+
 /* ------------------------------------------------------------------ */
 /* Errors (error.c).  */
 
@@ -178,38 +180,12 @@ struct dumper_start_info *bridge_start_info_mut (void);
 bool bridge_startup_swap_started (bool value);
 
 /* ------------------------------------------------------------------ */
-/* Address-to-size maps (blockmap.c).  Zero-initialise before use.  */
+/* Tables of dumper_alloc blocks: common/addrmap maps from a block's
+   start to its size.  The check before a dump marks a block it has
+   visited by setting BRIDGE_BLOCK_SEEN in the value (and clears it at
+   the end).  */
 
-struct bridge_block
-{
-  uintptr_t start;          /* 0: empty slot */
-  size_t size;
-};
-
-struct bridge_blockmap
-{
-  struct bridge_block *slots;
-  size_t mask;              /* capacity - 1; capacity a power of two */
-  unsigned shift;           /* 64 - log2 (capacity) */
-  size_t count;
-};
-
-/* Insert or replace START; false when out of memory.  */
-bool bridge_blockmap_put (struct bridge_blockmap *m, uintptr_t start,
-                          size_t size);
-/* The entry of START, or NULL.  The caller may set BRIDGE_BLOCK_SEEN
-   in its size (a mark for a walk; bridge_blockmap_clear_seen).  */
-struct bridge_block *bridge_blockmap_get (const struct bridge_blockmap *m,
-                                          uintptr_t start);
-#define BRIDGE_BLOCK_SEEN ((size_t) 1 << (sizeof (size_t) * 8 - 1))
-void bridge_blockmap_clear_seen (struct bridge_blockmap *m);
-/* Remove START; false when it was not there.  */
-bool bridge_blockmap_remove (struct bridge_blockmap *m, uintptr_t start);
-/* The entry whose [start, start + size) holds ADDRESS, or NULL.  A
-   linear scan: for error messages only.  */
-const struct bridge_block *
-bridge_blockmap_containing (const struct bridge_blockmap *m, uintptr_t address);
-void bridge_blockmap_free (struct bridge_blockmap *m);
+#define BRIDGE_BLOCK_SEEN ((uint64_t) 1 << 63)
 
 /* ------------------------------------------------------------------ */
 /* The check before a dump (refcheck.c), common to both back ends.  */
@@ -233,7 +209,7 @@ void bridge_alloc_track (bool track);
 /* The live blocks of dumper_alloc, filled for a check: in unexec
    builds from the arena, otherwise the tracked table.  The map is the
    allocator's; do not free it.  */
-enum dumper_status bridge_alloc_blocks (struct bridge_blockmap **blocks,
+enum dumper_status bridge_alloc_blocks (struct common_addrmap **blocks,
                                         uintptr_t *managed_start,
                                         uintptr_t *managed_end);
 /* True when ADDRESS is the start of a live dumper_alloc block (as far

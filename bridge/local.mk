@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # bridge/local.mk: the shared layer, part of libdumper in every build.
 
-LIB_SRCS_common += bridge/alloc.c bridge/args.c bridge/blockmap.c bridge/decls.c bridge/dump.c \
+LIB_SRCS_common += bridge/alloc.c bridge/args.c bridge/decls.c bridge/dump.c \
 	bridge/error.c bridge/exe.c bridge/fingerprint.c bridge/gflags.c \
 	bridge/heap.c bridge/refcheck.c bridge/registry.c bridge/startup.c

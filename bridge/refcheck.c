@@ -53,15 +53,14 @@ struct refcheck
   struct dumper_tracer tracer;        /* first: trace functions get it */
   const struct dumper_heap *heap;
   uintptr_t tag_mask;
-  const struct bridge_blockmap *blocks;   /* == blocks_mut */
   uintptr_t managed_start, managed_end;   /* unexec: the arena */
   struct bridge_exe_span exe;
   const struct dumper_decl *decls;        /* the declaration table */
   /* Visited objects: a live block is marked in BLOCKS itself
      (BRIDGE_BLOCK_SEEN, cleared at the end); image objects, which are
      no block, here.  */
-  struct bridge_blockmap *blocks_mut;
-  struct bridge_blockmap visited_image;
+  struct common_addrmap *blocks;
+  struct common_addrmap visited_image;
   struct refcheck_item *stack;
   size_t stack_size, stack_capacity;
   const struct refcheck_item *current;    /* object being traced */
@@ -113,25 +112,60 @@ push (struct refcheck *c, const void *obj, int type)
    live block, or NULL for an object of a loaded image.  */
 static void
 follow (struct refcheck *c, uintptr_t address, int type,
-        struct bridge_block *block, const void *field)
+        uint64_t *block, const void *field)
 {
   if (type < 0 || type >= c->heap->type_count)
     return;   /* a bad type is the pdump writer's to report */
   if (block)
     {
-      if (block->size & BRIDGE_BLOCK_SEEN)
+      if (*block & BRIDGE_BLOCK_SEEN)
         return;
-      block->size |= BRIDGE_BLOCK_SEEN;
+      *block |= BRIDGE_BLOCK_SEEN;
     }
-  else if (bridge_blockmap_get (&c->visited_image, address))
-    return;
-  else if (!bridge_blockmap_put (&c->visited_image, address, 1))
+  else
     {
-      refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
-      return;
+      bool added;
+      if (!common_addrmap_insert (&c->visited_image, address, &added))
+        {
+          refuse (c, DUMPER_E_NOMEM, field,
+                  "out of memory for the check's walk");
+          return;
+        }
+      if (!added)
+        return;
     }
   if (!push (c, (const void *) address, type))
     refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
+}
+
+/* The block of BLOCKS whose [start, start + size) holds ADDRESS.  A
+   linear scan: only on the way to an error message.  */
+static bool
+block_containing (const struct common_addrmap *blocks, uintptr_t address,
+                  uintptr_t *start, uint64_t *size)
+{
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (blocks, &cursor, &key, &value))
+    if (address >= key && address - key < (*value & ~BRIDGE_BLOCK_SEEN))
+      {
+        *start = key;
+        *size = *value & ~BRIDGE_BLOCK_SEEN;
+        return true;
+      }
+  return false;
+}
+
+/* Unmark every block the walk visited.  */
+static void
+clear_seen (struct common_addrmap *blocks)
+{
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (blocks, &cursor, &key, &value))
+    *value &= ~BRIDGE_BLOCK_SEEN;
 }
 
 /* Name the mapping that holds ADDRESS, from /proc/self/maps (only on
@@ -206,13 +240,13 @@ check_exe_object (struct refcheck *c, uintptr_t address, int type,
 #define NO_TYPE (-1000)
 static bool
 target_ok (struct refcheck *c, uintptr_t address, int type, const char *what,
-           const void *field, struct bridge_block **block)
+           const void *field, uint64_t **block)
 {
   char problem[512];
   *block = NULL;
   if (pdump_object_p ((const void *) address))
     return true;
-  *block = bridge_blockmap_get (c->blocks_mut, address);
+  *block = common_addrmap_get (c->blocks, address);
   if (*block)
     return true;
   bool managed = address >= c->managed_start && address < c->managed_end;
@@ -224,14 +258,15 @@ target_ok (struct refcheck *c, uintptr_t address, int type, const char *what,
       return false;
     }
   /* Only errors remain: the linear search below is paid once.  */
-  const struct bridge_block *b = bridge_blockmap_containing (c->blocks, address);
-  if (b)
+  uintptr_t start;
+  uint64_t size;
+  if (block_containing (c->blocks, address, &start, &size))
     {
       snprintf (problem, sizeof problem, "%s points %" PRIuPTR " bytes into "
-                "the %zu-byte dumper_alloc block at %p, not to its start; a "
-                "pointer must point to the start of an object (an image "
-                "would turn the alias into a copy)", what, address - b->start,
-                b->size & ~BRIDGE_BLOCK_SEEN, (void *) b->start);
+                "the %" PRIu64 "-byte dumper_alloc block at %p, not to its start; "
+                "a pointer must point to the start of an object (an image "
+                "would turn the alias into a copy)", what, address - start,
+                size, (void *) start);
       refuse (c, DUMPER_E_INTERIOR_POINTER, field, problem);
       return false;
     }
@@ -296,7 +331,7 @@ check_word (struct refcheck *c, uintptr_t value, const void *field)
   char what[96];
   snprintf (what, sizeof what, "the word 0x%" PRIxPTR " (tag %" PRIuPTR ")",
             value, tag);
-  struct bridge_block *block;
+  uint64_t *block;
   if (!target_ok (c, address, type, what, field, &block))
     return;
   if (type == DUMPER_TAG_BY_HEADER)
@@ -311,7 +346,7 @@ check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
     return;
   char what[96];
   snprintf (what, sizeof what, "the pointer 0x%" PRIxPTR, value);
-  struct bridge_block *block;
+  uint64_t *block;
   if (target_ok (c, value, type, what, field, &block))
     follow (c, value, type, block, field);
 }
@@ -341,7 +376,7 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
     return;
   char what[96];
   snprintf (what, sizeof what, "the byte block pointer %p", *field);
-  struct bridge_block *block;
+  uint64_t *block;
   target_ok (c, (uintptr_t) *field, NO_TYPE, what, field, &block);
 }
 
@@ -414,11 +449,10 @@ bridge_check_references (const struct dumper_heap *heap)
   if (st != DUMPER_OK)
     return st;
   c.decls = decls;
-  st = bridge_alloc_blocks (&c.blocks_mut, &c.managed_start,
+  st = bridge_alloc_blocks (&c.blocks, &c.managed_start,
                             &c.managed_end);
   if (st != DUMPER_OK)
     return st;
-  c.blocks = c.blocks_mut;
   bridge_exe_span (&c.exe);
 
   size_t count;
@@ -435,8 +469,8 @@ bridge_check_references (const struct dumper_heap *heap)
                    (int) decls[e->decl].type, e->addr);
       drain (&c);
     }
-  bridge_blockmap_clear_seen (c.blocks_mut);
-  bridge_blockmap_free (&c.visited_image);
+  clear_seen (c.blocks);
+  common_addrmap_free (&c.visited_image);
   free (c.stack);
   free (c.reported);
   bridge_alloc_blocks_release ();

@@ -149,8 +149,16 @@ uint64_t *
 common_addrmap_insert (struct common_addrmap *map, uintptr_t key, bool *added)
 {
   *added = false;
-  if (key == 0 || map->capacity == 0)
+  if (key == 0)
     return NULL;
+  if (map->capacity == 0)
+    {
+      /* Zero-initialised (or freed): start small.  */
+      if (map->allocator == NULL)
+        map->allocator = &default_allocator;
+      if (!new_table (map, capacity_for (0)))
+        return NULL;
+    }
   size_t i = home (map->capacity, key);
   for (; map->slots[i].key != 0; i = next_slot (i, map->capacity))
     if (map->slots[i].key == key)
@@ -167,6 +175,17 @@ common_addrmap_insert (struct common_addrmap *map, uintptr_t key, bool *added)
   map->count++;
   *added = true;
   return &map->slots[i].value;
+}
+
+bool
+common_addrmap_put (struct common_addrmap *map, uintptr_t key, uint64_t value)
+{
+  bool added;
+  uint64_t *slot = common_addrmap_insert (map, key, &added);
+  if (slot == NULL)
+    return false;
+  *slot = value;
+  return true;
 }
 
 bool

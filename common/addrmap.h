@@ -9,7 +9,11 @@
    key and its value side by side, 16 bytes, so a lookup that hits
    costs one cache miss: a caller that packs what it needs on a hit into
    the value (the writer packs an object's image offset and type) never
-   touches a second array.  */
+   touches a second array.
+
+   A zero-initialised map is an empty map with the default allocator:
+   its first insert allocates a small table (for maps in static storage,
+   like the bridge's table of live dumper_alloc blocks).  */
 
 #ifndef DUMPER_COMMON_ADDRMAP_H
 #define DUMPER_COMMON_ADDRMAP_H
@@ -82,6 +86,11 @@ common_addrmap_prefetch (const struct common_addrmap *map, uintptr_t key)
       __builtin_prefetch (&map->slots[slot]);
     }
 }
+
+/* Set KEY (non-zero) to VALUE, inserting it when absent; false when
+   the map had to grow and memory ran out.  */
+bool common_addrmap_put (struct common_addrmap *map, uintptr_t key,
+                         uint64_t value);
 
 /* Remove KEY; false when it was absent.  Deletion shifts the rest of
    the probe run back, so a map that sees many removals stays as fast

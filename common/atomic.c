@@ -52,14 +52,21 @@ common_write_fully (int fd, const void *data, size_t size)
   return 0;
 }
 
-int
-common_pwrite_fully (int fd, const void *data, size_t size, uint64_t offset)
+/* The one loop behind common_pwrite_fully and common_pread_fully:
+   all of SIZE bytes at OFFSET, in pieces of at most 1 GiB (Linux moves
+   at most about 2 GiB at once), retrying after EINTR and short
+   transfers.  0, an errno value, or COMMON_EOF when a read finds the
+   end of the file (a write that makes no progress is EIO: never
+   spin).  */
+static int
+transfer (int fd, void *data, size_t size, uint64_t offset, bool writing)
 {
-  const unsigned char *p = data;
+  unsigned char *p = data;
   while (size > 0)
     {
-      ssize_t n = pwrite (fd, p, size > (1u << 30) ? (1u << 30) : size,
-                          (off_t) offset);
+      size_t piece = size > (1u << 30) ? (1u << 30) : size;
+      ssize_t n = writing ? pwrite (fd, p, piece, (off_t) offset)
+                          : pread (fd, p, piece, (off_t) offset);
       if (n < 0)
         {
           if (errno == EINTR)
@@ -67,7 +74,7 @@ common_pwrite_fully (int fd, const void *data, size_t size, uint64_t offset)
           return errno;
         }
       if (n == 0)
-        return EIO;
+        return writing ? EIO : COMMON_EOF;
       p += n;
       size -= (size_t) n;
       offset += (uint64_t) n;
@@ -76,26 +83,15 @@ common_pwrite_fully (int fd, const void *data, size_t size, uint64_t offset)
 }
 
 int
+common_pwrite_fully (int fd, const void *data, size_t size, uint64_t offset)
+{
+  return transfer (fd, (void *) data, size, offset, true);
+}
+
+int
 common_pread_fully (int fd, void *data, size_t size, uint64_t offset)
 {
-  unsigned char *p = data;
-  while (size > 0)
-    {
-      ssize_t n = pread (fd, p, size > (1u << 30) ? (1u << 30) : size,
-                         (off_t) offset);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return errno;
-        }
-      if (n == 0)
-        return EIO;            /* the file is shorter than we wrote */
-      p += n;
-      size -= (size_t) n;
-      offset += (uint64_t) n;
-    }
-  return 0;
+  return transfer (fd, data, size, offset, false);
 }
 
 /* Six characters that make the temporary name unlikely to exist.  */

@@ -66,8 +66,11 @@ int common_atomic_write (struct common_atomic *out, const void *data,
 /* Also usable on any descriptor: write all of DATA to FD.  */
 int common_write_fully (int fd, const void *data, size_t size);
 /* The same at OFFSET (pwrite), and all of SIZE bytes read from OFFSET
-   (pread; EIO at the end of the file), for writers that fill a file out
-   of order.  */
+   (pread), for writers that fill a file out of order and for the
+   loader.  A read that finds the end of the file first returns
+   COMMON_EOF, which is no errno value: a loader tells a truncated file
+   from an I/O error by it.  */
+#define COMMON_EOF (-1)
 int common_pwrite_fully (int fd, const void *data, size_t size,
                          uint64_t offset);
 int common_pread_fully (int fd, void *data, size_t size, uint64_t offset);

@@ -179,7 +179,8 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
     }
   /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
      TYPES, OBJECTS, RELOC_CODE, each after the previous one ends.  */
-  uint64_t end = h->page_size;
+  uint64_t page = h->page_size;
+  uint64_t end = page;
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
       if (s[k].offset < end)
@@ -187,7 +188,6 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
                      "section %s overlaps what precedes it", pdump_section_name (k));
       end = s[k].offset + s[k].size;
     }
-  uint64_t page = h->page_size;
   if (s[PDUMP_SECTION_HOT].offset % page || s[PDUMP_SECTION_COLD].offset % page
       || s[PDUMP_SECTION_RELOC_IMAGE].offset % page)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
@@ -227,6 +227,30 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       || s[PDUMP_SECTION_COLD].count > h->object_count - hot->count)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "object counts disagree");
+
+  /* And nowhere else: the writer puts each section at the first offset
+     past the previous one with the section's alignment (a page for the
+     mapped ones, HOT, COLD and RELOC_IMAGE; 8 bytes for the rest), and
+     the image ends where the last one does.  A gap would be bytes no
+     check covers, and an image_size past the sections memory reserved
+     for nothing (a small compressed file naming gigabytes).  */
+  end = page;
+  for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      bool mapped = k == PDUMP_SECTION_HOT || k == PDUMP_SECTION_COLD
+                    || k == PDUMP_SECTION_RELOC_IMAGE;
+      uint64_t align = mapped ? page : 8;
+      if (s[k].offset - end >= align)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section %s starts %" PRIu64 " bytes after what precedes "
+                     "it (at most %" PRIu64 " of padding)", pdump_section_name (k),
+                     s[k].offset - end, align - 1);
+      end = s[k].offset + s[k].size;
+    }
+  if (h->image_size != end)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the image size %" PRIu64 " is not where its last section "
+                 "ends (%" PRIu64 ")", h->image_size, end);
 
   v->objects_start = hot->offset;
   v->objects_end = s[PDUMP_SECTION_COLD].offset + s[PDUMP_SECTION_COLD].size;

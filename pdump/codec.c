@@ -151,6 +151,8 @@ pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
       uint64_t length = size - start < frame_size ? size - start : frame_size;
       size_t room = (size_t) PDUMP_FRAME_STORED_MAX (frame_size);
       size_t n = 0;
+      (void) length;           /* unused in a build with neither codec */
+      (void) room;
       switch (codec)
         {
 #ifdef HAVE_LZ4

@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
+
 #include "check.h"
 #include "backend.h"
 #include "embed.h"
@@ -30,24 +32,9 @@
 bool
 pdump_read_exact (int fd, void *buf, size_t size, uint64_t offset)
 {
-  unsigned char *p = buf;
-  while (size > 0)
-    {
-      ssize_t n = pread (fd, p, size > (1u << 30) ? (1u << 30) : size,
-                         (off_t) offset);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          if (n == 0)
-            errno = 0;
-          return false;
-        }
-      p += n;
-      size -= (size_t) n;
-      offset += (uint64_t) n;
-    }
-  return true;
+  int err = common_pread_fully (fd, buf, size, offset);
+  errno = err == COMMON_EOF ? 0 : err;
+  return err == 0;
 }
 
 enum dumper_status

@@ -29,9 +29,9 @@ enum dumper_status pdump_find_embedded (int fd, const char *path,
                                         struct pdump_embedded *out,
                                         char *detail, size_t detail_size);
 
-/* Read exactly SIZE bytes at OFFSET of FD, retrying after EINTR and
-   short reads; false on an error (errno set) or at the end of the file
-   (errno 0).  Shared with the loader.  */
+/* Read exactly SIZE bytes at OFFSET of FD (common_pread_fully) in the
+   form of a pdump_read_fn: false on an error (errno set) or at the end
+   of the file (errno 0).  Shared with the loader.  */
 bool pdump_read_exact (int fd, void *buf, size_t size, uint64_t offset);
 
 #endif /* DUMPER_PDUMP_EMBED_H */

@@ -32,10 +32,10 @@ tests/pdump/toyhost-variant: tests/pdump/toyhost-variant.o libdumper.a $(FINGERP
 	$(FINGERPRINT) -q $@
 
 tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
-	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(LIB_DEPLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)
 
 # The physical floor of a load, for the benchmarks.
 NOINST_PROGRAMS += bench/pdump-floor
 bench/pdump-floor.o: config.h $(GENERATED_HEADERS)
 bench/pdump-floor: bench/pdump-floor.o $(PDUMP_FORMAT_OBJS) libdumper.a
-	$(CC) $(ALL_LDFLAGS) -o $@ bench/pdump-floor.o $(PDUMP_FORMAT_OBJS) libdumper.a $(LIB_DEPLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ bench/pdump-floor.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CODEC_LIBS) $(LIB_DEPLIBS)

@@ -149,6 +149,8 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
       size_t n = w->hot.size - at < PATCH_CHUNK ? (size_t) (w->hot.size - at)
                                                 : PATCH_CHUNK;
       err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
+      if (err == COMMON_EOF)
+        err = EIO;             /* shorter than the walk wrote it */
       if (err == 0
           && patch_words (w, chunk, n, (size_t) (at / 8), base + hot_offset,
                           base + cold_offset))
@@ -395,6 +397,8 @@ copy_in (int from, int fd, uint64_t size, uint64_t offset)
     {
       size_t n = size < CHUNK ? (size_t) size : CHUNK;
       err = common_pread_fully (from, buf, n, (uint64_t) in);
+      if (err == COMMON_EOF)
+        err = EIO;
       if (err == 0)
         err = common_pwrite_fully (fd, buf, n, (uint64_t) out);
       in += (loff_t) n;

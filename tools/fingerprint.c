@@ -34,6 +34,7 @@
 
 #include "common/atomic.h"
 #include "common/elfnote.h"
+#include "pdump/format.h"
 #include "tools/common/cli.h"
 
 /* Exit statuses: tools/common/status.h, doc/exit-status.md.  */
@@ -55,6 +56,9 @@ struct exe
   size_t size;
   mode_t mode;
   size_t desc_offset;        /* file offset of the fingerprint bytes */
+  bool embedded;             /* holds a pdump image (dumper-embed) */
+  uint64_t image_offset;     /* its section's offset and size */
+  uint64_t image_size;
 };
 
 static void
@@ -68,12 +72,15 @@ usage (FILE *out)
 "\n"
 "  -p, --print     print the stored fingerprint, change nothing\n"
 "  -c, --check     exit 5 if the stored fingerprint is not the file's hash\n"
+"                  (for a file holding an embedded image, made by\n"
+"                  dumper-embed: if the image is not of the stored build)\n"
 "  -q, --quiet     do not print the fingerprint after stamping\n"
 "  -h, --help      show this help and exit\n"
 "  -V, --version   show the version and exit\n"
 "\n"
 "Exit status: 0 success, 5 stale fingerprint (--check), 64 usage error,\n"
-"65 not an ELF file or no fingerprint note, 66 cannot read, 73 cannot write.\n",
+"65 not an ELF file, no fingerprint note, or (stamping) an embedded image,\n"
+"66 cannot read, 73 cannot write.\n",
            program_name);
 }
 
@@ -97,11 +104,24 @@ find_note (struct exe *x)
       return EXIT_NOT_ELF;
     }
   bool found = false;
-  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn && !found;
+  size_t names;
+  if (elf_getshdrstrndx (elf, &names) != 0)
+    names = 0;
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn;
        scn = elf_nextscn (elf, scn))
     {
       GElf_Shdr shdr;
-      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_NOTE)
+      if (gelf_getshdr (scn, &shdr) == NULL)
+        continue;
+      const char *name = names ? elf_strptr (elf, names, shdr.sh_name) : NULL;
+      if (name && strcmp (name, PDUMP_EMBED_SECTION) == 0
+          && shdr.sh_type != SHT_NOBITS)
+        {
+          x->embedded = true;
+          x->image_offset = shdr.sh_offset;
+          x->image_size = shdr.sh_size;
+        }
+      if (shdr.sh_type != SHT_NOTE || found)
         continue;
       Elf_Data *data = elf_rawdata (scn, NULL);
       if (data == NULL)
@@ -228,6 +248,45 @@ stamp (const struct exe *x, const unsigned char fp[DUMPER_FINGERPRINT_SIZE])
   return 0;
 }
 
+/* A file that dumper-embed made holds EXE's stamped note unchanged
+   beside an image of EXE's build, so its own hash is not its note (the
+   image was added after stamping).  --check then asks what matters: is
+   the embedded image tied to the note (0, "ok"), or of another build
+   (EXIT_MISMATCH)?  Stamping it is refused: a new note would orphan
+   the image.  */
+static int
+embedded_file (const struct exe *x,
+               const unsigned char stored[DUMPER_FINGERPRINT_SIZE], bool check)
+{
+  if (!check)
+    {
+      fprintf (stderr, "%s: %s: holds an embedded pdump image (dumper-embed); "
+               "a new fingerprint would orphan it: stamp the executable "
+               "before embedding\n", program_name, x->path);
+      return EXIT_NOT_ELF;
+    }
+  struct pdump_header h;
+  if (x->image_offset > x->size || x->size - x->image_offset < sizeof h
+      || x->image_size < sizeof h)
+    {
+      fprintf (stderr, "%s: %s: the embedded image section is truncated\n",
+               program_name, x->path);
+      return EXIT_NOT_ELF;
+    }
+  memcpy (&h, x->bytes + x->image_offset, sizeof h);
+  if (memcmp (h.magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE) != 0)
+    {
+      fprintf (stderr, "%s: %s: the embedded image section holds no pdump "
+               "image\n", program_name, x->path);
+      return EXIT_NOT_ELF;
+    }
+  bool match = memcmp (h.fingerprint, stored, DUMPER_FINGERPRINT_SIZE) == 0;
+  printf ("%s: %s\n", x->path, match ? "ok (embedded image of this build)"
+                                     : "stale (the embedded image is of "
+                                       "another build)");
+  return match ? 0 : EXIT_MISMATCH;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,6 +339,12 @@ main (int argc, char **argv)
               print_hex (stored, sizeof stored);
               putchar ('\n');
             }
+        }
+      else if (x.embedded)
+        {
+          status = embedded_file (&x, stored, mode == MODE_CHECK);
+          if (status && !worst)
+            worst = status;
         }
       else
         {

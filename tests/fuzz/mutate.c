@@ -45,6 +45,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,21 @@ adjust_list (struct image *im, enum pdump_section_kind kind, int delta)
     s.stored_size = s.size;   /* an uncompressed section is stored as it is */
   memcpy (im->bytes + entry, &s, sizeof s);
   im->s[kind] = s;
+  /* The last section of an uncompressed image ends the file: the image
+     and the file shrink or grow with it, as the writer would have laid
+     them out (the header check refuses any other end).  */
+  if (kind == PDUMP_SECTION_RELOC_CODE && s.codec == PDUMP_CODEC_NONE
+      && s.offset + s.size - (uint64_t) (int64_t) (4 * delta) == im->h.image_size
+      && im->h.image_size == im->size)
+    {
+      im->h.image_size += (uint64_t) (int64_t) (4 * delta);
+      im->h.file_size = im->h.image_size;
+      im->size = (size_t) im->h.image_size;
+      memcpy (im->bytes + offsetof (struct pdump_header, image_size),
+              &im->h.image_size, sizeof im->h.image_size);
+      memcpy (im->bytes + offsetof (struct pdump_header, file_size),
+              &im->h.file_size, sizeof im->h.file_size);
+    }
 }
 
 static const char *

@@ -105,6 +105,33 @@ if [ $c = embedded ]; then
 elif cmp "$T/$c-a" "$T/$c-c" > /dev/null && cmp "$T/$c-a" "$T/$c-d" > /dev/null; then pass
 else fail "re-dumps differ from the original"; fi
 
+if [ $c = embedded ]; then
+  # dumper-fingerprint on the embedded file: its hash is not its note by
+  # design; --check asks whether the image is of the stored build, and
+  # stamping (which would orphan the image) is refused, file unchanged.
+  FP=$BUILDDIR/tools/dumper-fingerprint
+  begin "$c: dumper-fingerprint --check says ok, and refuses to stamp it"
+  cp "$T/$c-a" "$T/$c-fp"
+  out=`"$FP" --check "$T/$c-fp"`; st=$?
+  "$FP" "$T/$c-fp" 2> "$T/fp.err"; st2=$?
+  if [ $st = 0 ] && [ "$out" = "$T/$c-fp: ok (embedded image of this build)" ] \
+     && [ $st2 = 65 ] && grep -q 'embedded pdump image' "$T/fp.err" \
+     && cmp "$T/$c-a" "$T/$c-fp" > /dev/null; then pass
+  else fail "check $st ($out), stamp $st2 (`cat "$T/fp.err"`)"; fi
+  begin "$c: dumper-fingerprint --check: an embedded image of another build is stale (5)"
+  # The image's fingerprint is header bytes 48..63, in the .pdump section.
+  off=`readelf -W -S "$T/$c-fp" | sed -n 's/.* \.pdump  *PROGBITS  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p'`
+  if [ -n "$off" ]; then
+    at=`expr $((0x$off)) + 48`
+    b=`od -An -tu1 -j $at -N1 "$T/$c-fp" | tr -d ' '`
+    printf "\\$(printf %o $(( (b + 1) % 256 )))" \
+      | dd of="$T/$c-fp" bs=1 seek=$at conv=notrunc 2> /dev/null
+    out=`"$FP" --check "$T/$c-fp"`; st=$?
+    [ $st = 5 ] && [ "$out" = "$T/$c-fp: stale (the embedded image is of another build)" ] \
+      && pass || fail "status $st: $out"
+  else fail "no .pdump section in readelf -S"; fi
+fi
+
 begin "$c: a million-long list dumps and loads"
 dump_to $c "$T/long" --long 1000000 > /dev/null 2>&1
 cold=`"$TOY" --long 1000000 | digest_of`

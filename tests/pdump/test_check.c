@@ -363,6 +363,40 @@ test_section_table (void **state)
                 7, "codec");
 }
 
+/* The writer's layout exactly: padding before a section beyond its
+   alignment, or an image size past the last section, is corruption (a
+   small compressed file could otherwise name gigabytes of image that a
+   loader or dumper-inspect would reserve; found by fuzz_load).  */
+static void
+test_tight_layout (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512] = "";
+  build (&im);
+  struct pdump_section *code = &im.table[PDUMP_SECTION_RELOC_CODE - 1];
+  code->offset += 8;
+  code->stored_offset += 8;
+  im.size += 8;
+  struct pdump_header *h = (struct pdump_header *) im.bytes;
+  h->file_size = h->image_size = im.size;
+  reseal (&im);
+  assert_int_equal (check (&im, &v, detail, sizeof detail),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (detail, "RELOC_CODE starts 10 bytes after"));
+  free (im.bytes);
+
+  build (&im);
+  h = (struct pdump_header *) im.bytes;
+  im.size += 64;
+  h->file_size = h->image_size = im.size;
+  reseal (&im);
+  assert_int_equal (check (&im, &v, detail, sizeof detail),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (detail, "is not where its last section ends"));
+  free (im.bytes);
+}
+
 /* Run relocation on an image whose HOT word WORD holds VALUE.  */
 static enum dumper_status
 relocate_with (uint64_t word, uint64_t value, uint64_t bitmap, uint32_t exe_word,
@@ -498,6 +532,7 @@ main (void)
     cmocka_unit_test (test_each_header_class),
     cmocka_unit_test (test_truncation),
     cmocka_unit_test (test_section_table),
+    cmocka_unit_test (test_tight_layout),
     cmocka_unit_test (test_relocation_checks),
     cmocka_unit_test (test_relocation_checksum),
     cmocka_unit_test (test_every_header_bit),

@@ -116,6 +116,32 @@ test_zero_key_refused (void **state)
   common_addrmap_free (&map);
 }
 
+/* A map in static storage, never initialised: the first insert
+   allocates; put replaces; a freed map can be used again (the bridge's
+   table of live dumper_alloc blocks works this way).  */
+static struct common_addrmap static_map;
+
+static void
+test_zero_initialised (void **state)
+{
+  (void) state;
+  assert_null (common_addrmap_get (&static_map, 64));
+  assert_false (common_addrmap_remove (&static_map, 64));
+  for (int round = 0; round < 2; round++)
+    {
+      for (uintptr_t k = 1; k <= 3000; k++)
+        assert_true (common_addrmap_put (&static_map, k * 16, k));
+      assert_true (common_addrmap_put (&static_map, 16, 77));
+      assert_int_equal (static_map.count, 3000);
+      assert_int_equal (*common_addrmap_get (&static_map, 16), 77);
+      assert_int_equal (*common_addrmap_get (&static_map, 3000 * 16), 3000);
+      assert_false (common_addrmap_put (&static_map, 0, 1));
+      common_addrmap_free (&static_map);
+      assert_null (common_addrmap_get (&static_map, 16));
+      assert_int_equal (static_map.count, 0);
+    }
+}
+
 /* Remove every third key, then check all: the survivors are found, the
    removed are not, and re-inserting them works.  Keys in a small table
    so probe runs are long and wrap around the end.  */
@@ -289,6 +315,7 @@ main (void)
     cmocka_unit_test (test_insert_get_grow),
     cmocka_unit_test (test_presized_does_not_grow),
     cmocka_unit_test (test_zero_key_refused),
+    cmocka_unit_test (test_zero_initialised),
     cmocka_unit_test (test_remove_backward_shift),
     cmocka_unit_test (test_remove_wrapping_runs),
     cmocka_unit_test (test_iteration),

@@ -10,4 +10,4 @@ tools/embed/embed.o: config.h $(GENERATED_HEADERS)
 tools/dumper-embed: tools/embed/embed.o $(PDUMP_FORMAT_OBJS) $(COMMON_OBJS) \
 	$(TOOL_CLI_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tools/embed/embed.o $(PDUMP_FORMAT_OBJS) \
-	  $(COMMON_OBJS) $(TOOL_CLI_OBJS) libdumper.a $(ELF_LIBS) $(LIB_DEPLIBS)
+	  $(COMMON_OBJS) $(TOOL_CLI_OBJS) libdumper.a $(ELF_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)

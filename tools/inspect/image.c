@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
+#include "common/zmem.h"
 #include "inspect.h"
 #include "pdump/verify.h"
 #include "pdump/codec.h"
@@ -44,28 +46,6 @@ insp_section_bytes (const struct insp_image *image,
 {
   /* pdump_check_header proved offset + size <= file_size == size.  */
   return image->bytes + image->view.sections[kind].offset;
-}
-
-/* Read exactly SIZE bytes at OFFSET.  Returns 0, an errno value, or -1
-   at end of file.  */
-static int
-read_at (int fd, unsigned char *buffer, uint64_t size, uint64_t offset)
-{
-  while (size > 0)
-    {
-      size_t chunk = size > (1u << 30) ? (1u << 30) : (size_t) size;
-      ssize_t n = pread (fd, buffer, chunk, (off_t) offset);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return errno;
-      if (n == 0)
-        return -1;
-      buffer += n;
-      size -= (uint64_t) n;
-      offset += (uint64_t) n;
-    }
-  return 0;
 }
 
 static enum dumper_status
@@ -97,7 +77,10 @@ unpack (struct insp_image *image, char *detail, size_t detail_size)
   if (image_size > SIZE_MAX - 8)
     return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                              "the image is too large for this process");
-  unsigned char *logical = calloc (1, (size_t) image_size);
+  /* Reserved the way the loader reserves it (zero pages from the
+     kernel, resident only when written): the header check bounds the
+     size by the sections, but not by the file.  */
+  unsigned char *logical = common_zalloc ((size_t) image_size, false);
   if (logical == NULL)
     return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, image->path,
                              "cannot allocate %" PRIu64 " bytes for the image",
@@ -106,6 +89,7 @@ unpack (struct insp_image *image, char *detail, size_t detail_size)
   image->stored_owned = image->owned;
   image->bytes = logical;
   image->owned = true;
+  image->bytes_zmem = true;
   image->size = image_size;
   struct pdump_memory src = { image->stored, image->file_size };
   memcpy (logical, image->stored, (size_t) v->header.page_size);
@@ -189,7 +173,7 @@ insp_image_read (struct insp_image *image, const char *path,
       /* An ELF file is an executable that may hold an image; without
          one there is nothing to inspect, as the loader says (80).  */
       unsigned char magic[4];
-      if (file_size >= sizeof magic && read_at (fd, magic, sizeof magic, 0) == 0
+      if (file_size >= sizeof magic && common_pread_fully (fd, magic, sizeof magic, 0) == 0
           && memcmp (magic, "\177ELF", sizeof magic) == 0)
         {
           close (fd);
@@ -201,13 +185,14 @@ insp_image_read (struct insp_image *image, const char *path,
 
   unsigned char first[FIRST_READ];
   uint64_t available = file_size < FIRST_READ ? file_size : FIRST_READ;
-  int err = available ? read_at (fd, first, available, origin) : 0;
+  int err = available ? common_pread_fully (fd, first, (size_t) available, origin) : 0;
   if (err != 0)
     {
       close (fd);
       return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
                         "cannot read the image: %s",
-                        err > 0 ? strerror (err) : "unexpected end of file");
+                        err == COMMON_EOF ? "unexpected end of file"
+                                          : strerror (err));
     }
   enum dumper_status status = check_first_page (image, first, file_size,
                                                 fingerprint, detail,
@@ -236,14 +221,14 @@ insp_image_read (struct insp_image *image, const char *path,
     }
   image->owned = true;
   image->size = file_size;
-  err = read_at (fd, image->bytes, file_size, origin);
+  err = common_pread_fully (fd, image->bytes, (size_t) file_size, origin);
   close (fd);
-  if (err > 0)
-    return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
-                      "cannot read the image: %s", strerror (err));
-  if (err < 0)
+  if (err == COMMON_EOF)
     return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                       "the file became shorter while it was read");
+  if (err != 0)
+    return pdump_check_fail (DUMPER_E_IO, detail, detail_size, path,
+                      "cannot read the image: %s", strerror (err));
   return unpack (image, detail, detail_size);
 }
 
@@ -276,7 +261,9 @@ insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
 void
 insp_image_free (struct insp_image *image)
 {
-  if (image->owned)
+  if (image->owned && image->bytes_zmem)
+    common_zfree (image->bytes, (size_t) image->size);
+  else if (image->owned)
     free (image->bytes);
   if (image->stored_owned)
     free (image->stored);

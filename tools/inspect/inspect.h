@@ -48,6 +48,8 @@ struct insp_image
                                  in memory (decompressed), 8-byte aligned */
   uint64_t size;              /* header.image_size once checked */
   bool owned;                 /* bytes were allocated here */
+  bool bytes_zmem;            /* ... by common_zalloc (a decompressed
+                                 image), not malloc */
   unsigned char *stored;      /* the stored bytes, when compressed */
   bool stored_owned;
   uint64_t file_size;         /* stored bytes (the image's share of the

@@ -11,7 +11,7 @@ INSPECT_CORE_SRCS = tools/inspect/image.c tools/inspect/tables.c \
 	tools/inspect/exerefs.c tools/inspect/objects.c tools/inspect/refs.c \
 	tools/inspect/exefile.c tools/inspect/symbols.c
 INSPECT_CORE_OBJS = $(INSPECT_CORE_SRCS:.c=.o)
-INSPECT_LIBS = $(BFD_LIBS) $(ELF_LIBS) $(XXHASH_LIBS)
+INSPECT_LIBS = $(BFD_LIBS) $(ELF_LIBS) $(XXHASH_LIBS) $(CODEC_LIBS)
 
 BIN_PROGRAMS += tools/dumper-inspect
 INSPECT_MAIN_OBJS = tools/inspect/main.o tools/inspect/deep.o
@@ -65,7 +65,7 @@ tests/fuzz/mutate.o tests/fuzz/reseal.o: config.h $(GENERATED_HEADERS)
 tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o pdump/codec.o pdump/exe.o \
 	pdump/check.o
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/mutate.o tests/fuzz/reseal.o \
-	  pdump/codec.o pdump/check.o pdump/exe.o $(XXHASH_LIBS) $(LZ4_LIBS) $(ZSTD_LIBS)
+	  pdump/codec.o pdump/check.o pdump/exe.o $(XXHASH_LIBS) $(CODEC_LIBS)
 
 CAMPAIGN_COUNT = 300
 CAMPAIGN_MODES = none structure
@@ -94,7 +94,7 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/clock.c common/elfnote.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/elfnote.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
 	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
