@@ -26,12 +26,10 @@
 
 #define SLOT_BYTES (sizeof (struct common_addrmap_slot))
 
-/* Keep in step with common_addrmap_prefetch (addrmap.h).  */
 static size_t
 home (size_t capacity, uintptr_t key)
 {
-  uint64_t h = (uint64_t) key * UINT64_C (0x9E3779B97F4A7C15);
-  return (size_t) (((unsigned __int128) h * capacity) >> 64);
+  return common_addrmap_home (capacity, key);
 }
 
 static size_t

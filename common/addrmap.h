@@ -6,7 +6,8 @@
    index (tens of entries, in the unexec arena).
 
    Keys are non-zero uintptr_t (0 marks an empty slot).  A slot is the
-   key and its value side by side, 16 bytes, so a lookup that hits
+   key and its value side by side, 16 bytes (12 on i386, whose ABI
+   aligns uint64_t to 4 in a struct), so a lookup that hits
    costs one cache miss: a caller that packs what it needs on a hit into
    the value (the writer packs an object's image offset and type) never
    touches a second array.
@@ -72,6 +73,22 @@ uint64_t *common_addrmap_get (const struct common_addrmap *map, uintptr_t key);
 uint64_t *common_addrmap_insert (struct common_addrmap *map, uintptr_t key,
                                  bool *added);
 
+/* The slot where the probe for KEY starts in a map of CAPACITY slots:
+   a Fibonacci hash scaled to the capacity (multiply-high, no modulo).
+   Without a 128-bit type (32-bit targets) size_t is 32 bits, so the
+   high half of the hash times the capacity fits in 64 bits.  */
+static inline size_t
+common_addrmap_home (size_t capacity, uintptr_t key)
+{
+  uint64_t h = (uint64_t) key * UINT64_C (0x9E3779B97F4A7C15);
+#ifdef __SIZEOF_INT128__
+  return (size_t) (((unsigned __int128) h * capacity) >> 64);
+#else
+  _Static_assert (sizeof (size_t) <= 4, "a 64-bit size_t needs __int128");
+  return (size_t) (((h >> 32) * (uint64_t) capacity) >> 32);
+#endif
+}
+
 /* Start loading the slot where a lookup of KEY begins, for a caller
    that knows its next keys ahead of using them (the writer queues an
    object's fields): misses then overlap instead of following one
@@ -81,9 +98,8 @@ common_addrmap_prefetch (const struct common_addrmap *map, uintptr_t key)
 {
   if (map->capacity)
     {
-      uint64_t h = (uint64_t) key * UINT64_C (0x9E3779B97F4A7C15);
-      size_t slot = (size_t) (((unsigned __int128) h * map->capacity) >> 64);
-      __builtin_prefetch (&map->slots[slot]);
+      __builtin_prefetch (&map->slots[common_addrmap_home (map->capacity,
+                                                           key)]);
     }
 }
 

@@ -89,9 +89,11 @@ enum dl_type
 /* The marker of an unbound variable or an empty hash slot.  */
 #define DL_UNBOUND ((dl_obj) ((1u << DL_TAG_BITS) | DL_TAG_MISC))
 
-#define DL_FIXNUM_BITS (64 - DL_TAG_BITS)
-#define DL_FIXNUM_MAX (INT64_MAX >> DL_TAG_BITS)
-#define DL_FIXNUM_MIN (INT64_MIN >> DL_TAG_BITS)
+/* Fixnums fill the word less the tag: 61 bits with 8-byte words, 29
+   with 4-byte words (i386).  */
+#define DL_FIXNUM_BITS ((int) sizeof (dl_obj) * 8 - DL_TAG_BITS)
+#define DL_FIXNUM_MAX ((int64_t) (INTPTR_MAX >> DL_TAG_BITS))
+#define DL_FIXNUM_MIN ((int64_t) (INTPTR_MIN >> DL_TAG_BITS))
 
 static inline unsigned dl_tag (dl_obj x) { return (unsigned) (x & DL_TAG_MASK); }
 static inline void *dl_ptr (dl_obj x) { return (void *) (x & ~DL_TAG_MASK); }
@@ -104,8 +106,10 @@ static inline bool dl_pointer_p (dl_obj x)
 }
 
 static inline bool dl_fixnump (dl_obj x) { return dl_tag (x) == DL_TAG_FIXNUM; }
-static inline int64_t dl_fixval (dl_obj x) { return (int64_t) x >> DL_TAG_BITS; }
-static inline dl_obj dl_fix (int64_t v) { return (dl_obj) ((uint64_t) v << DL_TAG_BITS); }
+static inline int64_t dl_fixval (dl_obj x)
+{ return (int64_t) ((intptr_t) x >> DL_TAG_BITS); }
+static inline dl_obj dl_fix (int64_t v)
+{ return (dl_obj) ((uintptr_t) v << DL_TAG_BITS); }
 static inline bool dl_fix_in_range (int64_t v)
 { return v >= DL_FIXNUM_MIN && v <= DL_FIXNUM_MAX; }
 

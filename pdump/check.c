@@ -70,8 +70,8 @@ pdump_machine_name (unsigned machine)
     }
 }
 
-static unsigned
-native_machine (void)
+unsigned
+pdump_native_machine (void)
 {
 #if defined __x86_64__
   return EM_X86_64;
@@ -194,9 +194,9 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
                  "a mapped section is not page-aligned");
 
   const struct pdump_section *hot = &s[PDUMP_SECTION_HOT];
-  uint64_t hot_words = hot->size / 8;
+  uint64_t hot_words = hot->size / PDUMP_WORD_SIZE;
   uint64_t bitmap_bytes = (hot_words + 63) / 64 * 8;
-  if (hot->size % 8 != 0)
+  if (hot->size % PDUMP_WORD_SIZE != 0)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "HOT size %" PRIu64 " is not a whole number of words", hot->size);
   if (s[PDUMP_SECTION_RELOC_IMAGE].size != bitmap_bytes)
@@ -336,22 +336,21 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
     return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
                  "image format version %u; this library reads version %u",
                  h->format_version, PDUMP_FORMAT_VERSION);
-  if (h->word_size != sizeof (void *))
+  if (h->word_size != PDUMP_WORD_SIZE)
     return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
-                 "image has %u-byte words; this process has %zu-byte words",
-                 h->word_size, sizeof (void *));
-  unsigned native_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                          ? PDUMP_BYTE_ORDER_LITTLE : PDUMP_BYTE_ORDER_BIG;
+                 "image has %u-byte words; this process has %u-byte words",
+                 h->word_size, (unsigned) PDUMP_WORD_SIZE);
+  unsigned native_order = PDUMP_NATIVE_BYTE_ORDER;
   if (h->byte_order != native_order)
     return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
                  "image is %s-endian; this process is %s-endian",
                  h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
                  native_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
-  if (h->machine != native_machine ())
+  if (h->machine != pdump_native_machine ())
     return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
                  "image was written on %s (ELF machine %u); this is %s",
                  pdump_machine_name (h->machine), h->machine,
-                 pdump_machine_name (native_machine ()));
+                 pdump_machine_name (pdump_native_machine ()));
   if (file_size < h->file_size)
     return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
                  "the file is %" PRIu64 " bytes but its header says %" PRIu64,
@@ -435,6 +434,8 @@ static bool
 value_ok (const struct pdump_view *v, unsigned kind, uint64_t value,
           uint64_t exe_limit)
 {
+  if ((pdump_word) value != value)
+    return false;   /* wider than this build's words */
   switch (kind)
     {
     case PDUMP_VALUE_IMMEDIATE:
@@ -589,7 +590,7 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
 {
   const struct pdump_section *cs = &v->sections[PDUMP_SECTION_RELOC_CODE];
   const struct pdump_section *es = &v->sections[PDUMP_SECTION_RELOC_EXE];
-  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / 8;
+  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / PDUMP_WORD_SIZE;
   const uint64_t *bits = reloc_image;
   uint64_t next_exe = 0;
   int64_t previous = -1;
@@ -614,15 +615,15 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "HOT word %u is in RELOC_CODE and another relocation "
                      "table", w);
-      uint64_t index;
-      memcpy (&index, hot + (uint64_t) w * 8, sizeof index);
+      pdump_word index;
+      memcpy (&index, hot + (size_t) w * PDUMP_WORD_SIZE, sizeof index);
       if (index >= decl_count || decls[index].kind != DUMPER_DECL_CODE)
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "HOT word %u names declaration %" PRIu64 ", which is "
+                     "HOT word %u names declaration %" PRIuPTR ", which is "
                      "not a declared code target (the executable declares "
                      "%zu entries)", w, index, decl_count);
       uintptr_t target = (uintptr_t) decls[index].fn;
-      memcpy (hot + (uint64_t) w * 8, &target, sizeof target);
+      memcpy (hot + (size_t) w * PDUMP_WORD_SIZE, &target, sizeof target);
     }
   *code_count = cs->count;
   return DUMPER_OK;
@@ -632,20 +633,21 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
    moved by DELTA) lies outside the object sections: the message for
    the rare failure the relocation loop only detects.  */
 static enum dumper_status
-locate_bad_image_value (const struct pdump_relocation *r, const uint64_t *words,
-                        uint64_t chunk, uint64_t limit, uint64_t delta,
-                        uint64_t image_span)
+locate_bad_image_value (const struct pdump_relocation *r,
+                        const pdump_word *words, uint64_t chunk, uint64_t limit,
+                        uintptr_t delta, uint64_t image_span)
 {
   const uint64_t *bits = r->reloc_image;
   uint64_t preferred = r->view->header.preferred_base;
   for (uint64_t w = chunk; w < limit; w++)
     if (((bits[w / 64] >> (w % 64)) & 1)
-        && words[w] - delta - preferred - r->view->objects_start >= image_span)
+        && (uint64_t) (pdump_word) (words[w] - delta) - preferred
+           - r->view->objects_start >= image_span)
       return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
                                r->path, "HOT word %" PRIu64 " holds 0x%" PRIx64
                                ", outside the object sections [0x%" PRIx64
                                ", 0x%" PRIx64 ") at the preferred base", w,
-                               words[w] - delta,
+                               (uint64_t) (pdump_word) (words[w] - delta),
                                preferred + r->view->objects_start,
                                preferred + r->view->objects_end);
   return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
@@ -660,14 +662,17 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
   const struct pdump_view *v = r->view;
   const struct pdump_section *hs = &v->sections[PDUMP_SECTION_HOT];
   unsigned char *hot = r->hot;
-  uint64_t *words = (uint64_t *) hot;
+  pdump_word *words = (pdump_word *) hot;
   const uint64_t *bits = r->reloc_image;
-  uint64_t word_count = hs->size / 8;
+  uint64_t word_count = hs->size / PDUMP_WORD_SIZE;
   /* Stored values are addresses at the preferred base; DELTA moves
-     them to IMAGE_BASE, and is 0 (nothing written) at that base.  */
+     them to IMAGE_BASE (in word arithmetic: the check of the header
+     keeps the preferred range inside the address space), and is 0
+     (nothing written) at that base.  */
   uint64_t stored_start = v->header.preferred_base + v->objects_start;
   uint64_t image_span = v->objects_end - v->objects_start + PDUMP_MAX_TAG + 1;
-  uint64_t delta = (uint64_t) image_base - v->header.preferred_base;
+  pdump_word delta = (pdump_word) (image_base
+                                   - (uintptr_t) v->header.preferred_base);
   uint64_t images = 0;
   /* Bitmap groups of 64 HOT words; bits past HOT's last word must be 0.  */
   uint64_t group_count = (word_count + 63) / 64;
@@ -688,13 +693,16 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
     {
       uint64_t limit = chunk + CHUNK_WORDS < word_count ? chunk + CHUNK_WORDS
                                                         : word_count;
-      if (fill && !fill (fill_ctx, hot + chunk * 8, chunk * 8, (limit - chunk) * 8))
+      if (fill && !fill (fill_ctx, hot + chunk * PDUMP_WORD_SIZE,
+                         chunk * PDUMP_WORD_SIZE,
+                         (limit - chunk) * PDUMP_WORD_SIZE))
         {
           XXH3_freeState (state);
           return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
                                    r->path, "cannot read section HOT");
         }
-      XXH3_64bits_update (state, words + chunk, (limit - chunk) * 8);
+      XXH3_64bits_update (state, words + chunk,
+                          (size_t) (limit - chunk) * PDUMP_WORD_SIZE);
 
       /* The bitmap words covering this chunk.  The loop only
          accumulates whether a value was out of range; the (rare)
@@ -704,19 +712,20 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
       for (uint64_t b = first_group; b < end_group; b++)
         {
           uint64_t set = b == group_count - 1 ? bits[b] & last_mask : bits[b];
-          uint64_t *group = words + b * 64;
+          pdump_word *group = words + b * 64;
           images += (uint64_t) __builtin_popcountll (set);
           if (delta == 0)
             /* At the preferred base: checked, never written, so the
                pages stay shared with the page cache.  */
             for (; set; set &= set - 1)
-              bad |= group[__builtin_ctzll (set)] - stored_start >= image_span;
+              bad |= (uint64_t) group[__builtin_ctzll (set)] - stored_start
+                     >= image_span;
           else
             for (; set; set &= set - 1)
               {
-                uint64_t *word = group + __builtin_ctzll (set);
-                uint64_t value = *word;
-                bad |= value - stored_start >= image_span;
+                pdump_word *word = group + __builtin_ctzll (set);
+                pdump_word value = *word;
+                bad |= (uint64_t) value - stored_start >= image_span;
                 *word = value + delta;
               }
         }
@@ -749,7 +758,7 @@ pdump_relocate_exe (const struct pdump_relocation *r, uintptr_t exe_bias,
 {
   const struct pdump_view *v = r->view;
   uint64_t count = v->sections[PDUMP_SECTION_RELOC_EXE].count;
-  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / 8;
+  uint64_t word_count = v->sections[PDUMP_SECTION_HOT].size / PDUMP_WORD_SIZE;
   uint64_t exe_span = exe_limit + PDUMP_MAX_TAG + 1;
   const uint64_t *bits = r->reloc_image;
   unsigned char *hot = r->hot;
@@ -768,15 +777,15 @@ pdump_relocate_exe (const struct pdump_relocation *r, uintptr_t exe_bias,
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail,
                                  r->detail_size, r->path, "HOT word %u is in "
                                  "both relocation tables", w);
-      uint64_t value;
-      memcpy (&value, hot + (uint64_t) w * 8, sizeof value);
+      pdump_word value;
+      memcpy (&value, hot + (size_t) w * PDUMP_WORD_SIZE, sizeof value);
       if (value >= exe_span)
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail,
                                  r->detail_size, r->path, "HOT word %u holds "
                                  "executable offset 0x%" PRIx64 ", outside the "
-                                 "executable", w, value);
+                                 "executable", w, (uint64_t) value);
       value += exe_bias;
-      memcpy (hot + (uint64_t) w * 8, &value, sizeof value);
+      memcpy (hot + (size_t) w * PDUMP_WORD_SIZE, &value, sizeof value);
     }
   *exe_count = count;
   return DUMPER_OK;

@@ -28,6 +28,10 @@ const char *pdump_section_name (unsigned kind);
 /* "x86-64", "aarch64", ... for an ELF e_machine.  */
 const char *pdump_machine_name (unsigned machine);
 
+/* The ELF e_machine of this build, written to and required in the
+   header.  configure refuses a target not listed here.  */
+unsigned pdump_native_machine (void);
+
 /* The header and section table, validated.  */
 struct pdump_view
 {

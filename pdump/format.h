@@ -91,6 +91,30 @@
 #define PDUMP_BYTE_ORDER_LITTLE 1
 #define PDUMP_BYTE_ORDER_BIG 2
 
+/* The image word: one pointer of the writer, header.word_size bytes.
+   HOT is an array of them, RELOC_IMAGE has one bit per HOT word, and
+   RELOC_EXE and RELOC_CODE list HOT word indexes, so the word size
+   fixes the meaning of every relocation.  It is the width of the
+   writer's uintptr_t (4 on i386, 8 on x86_64 and aarch64); the loader
+   reads only images of its own word size (and byte order: see
+   doc/format.md, "Porting"), so within one build the format code
+   handles words of this one type and never assumes 8 bytes.  */
+typedef uintptr_t pdump_word;
+#define PDUMP_WORD_SIZE ((uint64_t) sizeof (pdump_word))
+_Static_assert (sizeof (pdump_word) == 4 || sizeof (pdump_word) == 8,
+                "pdump supports 4-byte and 8-byte words");
+
+/* This build's byte order, as the header names it.  configure refuses
+   a big-endian target (doc/format.md, "Porting"); this check keeps a
+   build that bypasses configure from writing mislabelled images.  */
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PDUMP_NATIVE_BYTE_ORDER PDUMP_BYTE_ORDER_LITTLE
+#elif defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PDUMP_NATIVE_BYTE_ORDER PDUMP_BYTE_ORDER_BIG
+#else
+#error "pdump: unknown byte order (__BYTE_ORDER__ is not defined)"
+#endif
+
 /* Largest tag a word may carry (tag_bits is at most 4 in heap.h).  */
 #define PDUMP_MAX_TAG 15
 
@@ -100,7 +124,7 @@ struct pdump_header
   uint8_t magic[PDUMP_MAGIC_SIZE];  /*   0 */
   uint32_t format_version;          /*   8 */
   uint32_t header_size;             /*  12 sizeof (struct pdump_header) */
-  uint8_t word_size;                /*  16 bytes per pointer */
+  uint8_t word_size;                /*  16 bytes per pointer: 4 or 8 */
   uint8_t byte_order;               /*  17 PDUMP_BYTE_ORDER_* */
   uint16_t machine;                 /*  18 ELF e_machine of the writer */
   uint32_t section_count;           /*  20 entries in the section table */

@@ -332,7 +332,7 @@ place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
     return false;
   uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
                      & ~(uintptr_t) (HUGE_PAGE - 1);
-  unsigned char *base = (unsigned char *) (hot_at - hot->offset);
+  unsigned char *base = (unsigned char *) (hot_at - (uintptr_t) hot->offset);
   int prot = PROT_READ | PROT_WRITE;
   bool ok = mmap (base, hot->offset, prot, MAP_PRIVATE | MAP_FIXED, p->fd,
                   (off_t) p->origin) != MAP_FAILED;
@@ -418,7 +418,8 @@ place_unpack (struct placement *p, const struct pdump_view *view,
     }
   uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
                      & ~(uintptr_t) (HUGE_PAGE - 1);
-  unsigned char *base = at ? at : (unsigned char *) (hot_at - hot->offset);
+  unsigned char *base = at ? at : (unsigned char *) (hot_at
+                                                     - (uintptr_t) hot->offset);
   advise_huge (base + hot->offset, size - hot->offset);
   p->base = base;
   p->region = region;
@@ -562,7 +563,7 @@ restore (const struct pdump_view *view, const unsigned char *base,
          executable is a buffer of their own) the checked offset is
          used; the bridge always passes the executable's table.  */
       const struct dumper_decl *d = req->decls ? &req->decls[r.decl] : NULL;
-      unsigned char *at = (unsigned char *) (exe->bias + r.exe_offset);
+      unsigned char *at = (unsigned char *) (exe->bias + (uintptr_t) r.exe_offset);
       struct pdump_entry *e = &entries[i];
       e->decl = r.decl;
       e->kind = r.kind;
@@ -871,7 +872,7 @@ count_exe_pages (const struct pdump_view *view, const unsigned char *base,
   const unsigned char *exe = base + view->sections[PDUMP_SECTION_RELOC_EXE].offset;
   uint64_t exe_count = view->sections[PDUMP_SECTION_RELOC_EXE].count;
   uint64_t code_count = view->sections[PDUMP_SECTION_RELOC_CODE].count;
-  uint64_t words_per_page = (uint64_t) sysconf (_SC_PAGESIZE) / 8;
+  uint64_t words_per_page = (uint64_t) sysconf (_SC_PAGESIZE) / PDUMP_WORD_SIZE;
   uint64_t i = 0, j = 0, pages = 0, last = UINT64_MAX;
   while (i < exe_count || j < code_count)
     {
@@ -945,7 +946,9 @@ static enum dumper_status
 map_marks (struct load *l)
 {
   uint64_t span = l->view.objects_end - l->view.objects_start;
-  l->mark_bytes = (size_t) ((span / PDUMP_GRANULE + 63) / 64 * 8);
+  /* Granules rounded up: the last object may start in a partial one.  */
+  l->mark_bytes = (size_t) (((span + PDUMP_GRANULE - 1) / PDUMP_GRANULE + 63)
+                            / 64 * 8);
   void *marks = mmap (NULL, l->mark_bytes ? l->mark_bytes : 8,
                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (marks == MAP_FAILED)

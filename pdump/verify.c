@@ -361,7 +361,7 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
     }
   if (want == DUMPER_TAG_BY_HEADER)
     {
-      int header = v->heap->header_type ((const void *) (v->base + offset));
+      int header = v->heap->header_type ((const void *) (v->base + (uintptr_t) offset));
       if (header < 0 || (unsigned) header != type)
         fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s' in "
                  "the index but its header says type %d", number,
@@ -445,8 +445,9 @@ field_word (struct verifier *v, const void *field, size_t *field_offset,
 {
   uintptr_t f = (uintptr_t) field;
   uintptr_t obj = v->base + v->cur_offset;
-  if (f < obj || f - obj > v->cur_size || v->cur_size - (f - obj) < 8
-      || (f - obj) % 8 != 0)
+  if (f < obj || f - obj > v->cur_size
+      || v->cur_size - (f - obj) < PDUMP_WORD_SIZE
+      || (f - obj) % PDUMP_WORD_SIZE != 0)
     {
       fail_at (v, 0, 0, "the trace function reported a field at +%" PRIdPTR
                ", outside the %" PRIu64 "-byte object or not aligned",
@@ -454,7 +455,7 @@ field_word (struct verifier *v, const void *field, size_t *field_offset,
       return false;
     }
   *field_offset = f - obj;
-  *word = (v->cur_offset + *field_offset - v->hot_offset) / 8;
+  *word = (v->cur_offset + *field_offset - v->hot_offset) / PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (*word % 64);
   if (v->reported[*word / 64] & bit)
     {
@@ -588,6 +589,31 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
              length, number, room_at (v, value - v->base));
 }
 
+/* Every relocated word is a reported field.  (Apart from check_objects:
+   no local of a function that calls setjmp may live across it.)  */
+static enum dumper_status __attribute__ ((noinline))
+check_unreported (struct verifier *v)
+{
+  for (size_t g = 0; g < v->hot_bitmap_words; g++)
+    {
+      uint64_t stray = (v->image_bits[g] | v->exe_bits[g] | v->code_bits[g])
+                       & ~v->reported[g];
+      if (stray)
+        {
+          uint64_t word = g * 64 + (uint64_t) __builtin_ctzll (stray);
+          uint64_t offset = v->hot_offset + word * PDUMP_WORD_SIZE;
+          pdump_word value;
+          memcpy (&value, v->bytes + offset, sizeof value);
+          return fail_index (v, "HOT word at offset 0x%" PRIx64 " (value 0x%"
+                             PRIx64 ") is relocated but no trace function "
+                             "reports it as a pointer field", offset,
+                             (uint64_t) (value - v->base < v->cold_end
+                                         ? value - v->base : value));
+        }
+    }
+  return DUMPER_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Pass 2: sizes and fields, object by object.  */
 
@@ -637,26 +663,7 @@ check_objects (struct verifier *v, const unsigned char *index,
     }
   if (v->status != DUMPER_OK)
     return v->status;
-
-  /* Every relocated word is a reported field.  */
-  for (size_t g = 0; g < v->hot_bitmap_words; g++)
-    {
-      uint64_t stray = (v->image_bits[g] | v->exe_bits[g] | v->code_bits[g])
-                       & ~v->reported[g];
-      if (stray)
-        {
-          uint64_t word = g * 64 + (uint64_t) __builtin_ctzll (stray);
-          uint64_t offset = v->hot_offset + word * 8;
-          uint64_t value;
-          memcpy (&value, v->bytes + offset, sizeof value);
-          return fail_index (v, "HOT word at offset 0x%" PRIx64 " (value 0x%"
-                             PRIx64 ") is relocated but no trace function "
-                             "reports it as a pointer field", offset,
-                             value - v->base < v->cold_end ? value - v->base
-                                                           : value);
-        }
-    }
-  return DUMPER_OK;
+  return check_unreported (v);
 }
 
 /* Registry values obey the field rules.  */
@@ -767,8 +774,12 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
                        PRIu64 " in HOT by the index, %" PRIu64 " by HOT, %"
                        PRIu64 " in COLD", v.object_count, v.hot_count,
                        s[PDUMP_SECTION_HOT].count, s[PDUMP_SECTION_COLD].count);
-  v.start_words = (size_t) ((span / PDUMP_GRANULE + 63) / 64);
-  v.hot_bitmap_words = (size_t) ((s[PDUMP_SECTION_HOT].size / 8 + 63) / 64);
+  /* Granules rounded up: COLD may end inside one (a short last byte
+     block), and an object may start there.  */
+  v.start_words = (size_t) (((span + PDUMP_GRANULE - 1) / PDUMP_GRANULE
+                             + 63) / 64);
+  v.hot_bitmap_words = (size_t) ((s[PDUMP_SECTION_HOT].size / PDUMP_WORD_SIZE
+                                  + 63) / 64);
   v.image_bits = (const uint64_t *) (bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset);
   if (!reserve (&v))
     return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,

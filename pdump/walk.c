@@ -171,7 +171,7 @@ align_up (uint64_t n, uint64_t alignment)
 static bool
 bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
 {
-  size_t words = (size_t) ((hot_bytes / 8 + 63) / 64);
+  size_t words = (size_t) ((hot_bytes / PDUMP_WORD_SIZE + 63) / 64);
   if (words <= w->image_bits_words)
     return true;
   size_t capacity = w->image_bits_words ? w->image_bits_words : 1024;
@@ -204,7 +204,7 @@ bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
 static bool
 reported_p (const struct pdump_walk *w, uint64_t hot_offset)
 {
-  uint64_t word = hot_offset / 8;
+  uint64_t word = hot_offset / PDUMP_WORD_SIZE;
   return (w->reported_bits[word / 64] >> (word % 64)) & 1;
 }
 
@@ -491,6 +491,14 @@ record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
       return false;
     }
   uint64_t section_offset = at >= PDUMP_COLD_BIAS ? at - PDUMP_COLD_BIAS : at;
+  if (size > PDUMP_WALK_SECTION_MAX
+      || section_offset >= PDUMP_WALK_SECTION_MAX - size)
+    {
+      fail (w, DUMPER_E_NOMEM, "a section of the image passes %" PRIu64
+            " bytes, the most %u-byte words can address",
+            PDUMP_WALK_SECTION_MAX, (unsigned) PDUMP_WORD_SIZE);
+      return false;
+    }
   if (section_offset >= VISITED_MAX_OFFSET)
     {
       fail (w, DUMPER_E_NOMEM, "a section of the image passes %" PRIu64
@@ -813,7 +821,7 @@ field_offset_of (struct pdump_walk *w, const void *field)
   /* Checked here, before the value is read: the copy of a field
      reported before already holds its encoded form, which is no
      pointer of this process.  */
-  uint64_t word = (cur->offset + offset) / 8;
+  uint64_t word = (cur->offset + offset) / PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (word % 64);
   uint64_t *reported = &w->reported_bits[word / 64];
   if (*reported & bit)
@@ -842,7 +850,7 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
        enum value_kind kind)
 {
   uint64_t at = w->current->offset + field_offset;
-  uint64_t word = at / 8;
+  uint64_t word = at / PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (word % 64);
   uint64_t *image = &w->image_bits[word / 64];
   uint64_t *exe = &w->exe_bits[word / 64];
@@ -852,7 +860,17 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
                   "trace reported the same field twice");
       return;
     }
-  memcpy (current_copy (w) + field_offset, &encoded, sizeof encoded);
+  /* Every encoded value fits a word: executable offsets and code
+     indexes are computed in uintptr_t, and image offsets stay below
+     PDUMP_COLD_BIAS twice (checked where objects are placed).  */
+  pdump_word stored = (pdump_word) encoded;
+  if (stored != encoded)
+    {
+      fail_field (w, DUMPER_E_STATE, field_offset,
+                  "an encoded value does not fit the image word");
+      return;
+    }
+  memcpy (current_copy (w) + field_offset, &stored, sizeof stored);
   if (kind == VALUE_IMAGE)
     {
       *image |= bit;

@@ -17,8 +17,18 @@
 #include "common/maps.h"
 
 /* During the walk, image offsets are section-relative; an offset into
-   COLD carries this bias until write.c knows where COLD starts.  */
-#define PDUMP_COLD_BIAS (UINT64_C (1) << 60)
+   COLD carries this bias until write.c knows where COLD starts.  The
+   walk stores these offsets (plus a tag) in the HOT copy, in words of
+   PDUMP_WORD_SIZE bytes, so the bias is the word's top bit with 4-byte
+   words.  */
+#define PDUMP_COLD_BIAS \
+  (PDUMP_WORD_SIZE == 8 ? UINT64_C (1) << 60 : UINT64_C (1) << 31)
+
+/* Each section's objects end below this during the walk, so that a
+   cold-biased offset plus a tag fits a word, and so does every file
+   offset (a header page and padding of at most 1 MiB each, HOT, COLD).
+   Only 4-byte words come near it.  */
+#define PDUMP_WALK_SECTION_MAX (PDUMP_COLD_BIAS - (UINT64_C (4) << 20))
 
 struct pdump_buf
 {

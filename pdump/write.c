@@ -115,15 +115,16 @@ patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
              size_t first_word, uint64_t hot_at, uint64_t cold_at)
 {
   bool patched = false;
-  size_t first = first_word / 64, end = (first_word + bytes / 8 + 63) / 64;
+  size_t first = first_word / 64;
+  size_t end = (first_word + bytes / PDUMP_WORD_SIZE + 63) / 64;
   for (size_t i = first; i < end; i++)
     for (uint64_t bits = w->image_bits[i]; bits; bits &= bits - 1)
       {
         size_t word = i * 64 + (size_t) __builtin_ctzll (bits) - first_word;
-        uint64_t value;
-        memcpy (&value, data + word * 8, 8);
-        value = pdump_walk_file_offset (value, hot_at, cold_at);
-        memcpy (data + word * 8, &value, 8);
+        pdump_word value;
+        memcpy (&value, data + word * PDUMP_WORD_SIZE, sizeof value);
+        value = (pdump_word) pdump_walk_file_offset (value, hot_at, cold_at);
+        memcpy (data + word * PDUMP_WORD_SIZE, &value, sizeof value);
         patched = true;
       }
   return patched;
@@ -131,7 +132,7 @@ patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
 
 /* HOT already in the file (a streamed walk): read it back in chunks,
    rewrite its relocations, checksum it and write back what changed.
-   The chunks are whole bitmap words (512 bytes of HOT each).  Returns 0
+   The chunks are whole bitmap words (64 HOT words each).  Returns 0
    or an errno.  */
 #define PATCH_CHUNK ((size_t) 512 << 10)
 
@@ -152,7 +153,8 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
       if (err == COMMON_EOF)
         err = EIO;             /* shorter than the walk wrote it */
       if (err == 0
-          && patch_words (w, chunk, n, (size_t) (at / 8), base + hot_offset,
+          && patch_words (w, chunk, n, (size_t) (at / PDUMP_WORD_SIZE),
+                          base + hot_offset,
                           base + cold_offset))
         err = common_pwrite_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == 0)
@@ -261,6 +263,18 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   l->end = l->page_size;
   uint64_t hot_offset = l->end;
   uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
+  /* HOT's words hold addresses at BASE: the objects and a tag past
+     them must be addresses of this word size (the loader checks the
+     same, check.c).  */
+  uint64_t objects_end = base + cold_offset + w->cold.size + PDUMP_MAX_TAG;
+  if (objects_end < base || (pdump_word) objects_end != objects_end)
+    {
+      snprintf (req->detail, req->detail_size, "%s: the preferred base 0x%"
+                PRIx64 " leaves no room for the image's %" PRIu64 " bytes of "
+                "objects in %u-byte words", req->output, base,
+                cold_offset + w->cold.size, (unsigned) PDUMP_WORD_SIZE);
+      return DUMPER_E_USAGE;
+    }
   uint64_t hot_checksum = 0;
   int err = finalise_offsets (w, hot_offset, cold_offset, base,
                               &hot_checksum);
@@ -277,7 +291,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
     qsort (w->code_relocs.data, w->code_relocs.size, sizeof (uint32_t),
            compare_u32);
 
-  size_t bitmap_bytes = (size_t) ((w->hot.size / 8 + 63) / 64) * 8;
+  size_t bitmap_bytes = (size_t) ((w->hot.size / PDUMP_WORD_SIZE + 63) / 64) * 8;
   size_t types_size = 0, objects_size = 0;
   l->owned[S_TYPES] = encode_types (w->heap, &types_size);
   const unsigned char *objects = pdump_walk_object_index (w, &objects_size);
@@ -329,18 +343,9 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
   h->format_version = PDUMP_FORMAT_VERSION;
   h->header_size = sizeof *h;
-  h->word_size = sizeof (void *);
-  h->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                  ? PDUMP_BYTE_ORDER_LITTLE : PDUMP_BYTE_ORDER_BIG;
-#if defined __x86_64__
-  h->machine = EM_X86_64;
-#elif defined __aarch64__
-  h->machine = EM_AARCH64;
-#elif defined __i386__
-  h->machine = EM_386;
-#else
-  h->machine = EM_NONE;
-#endif
+  h->word_size = (uint8_t) PDUMP_WORD_SIZE;
+  h->byte_order = PDUMP_NATIVE_BYTE_ORDER;
+  h->machine = (uint16_t) pdump_native_machine ();
   h->section_count = S_COUNT;
   h->file_size = l->end;
   h->image_size = image_size;

@@ -30,6 +30,8 @@
      | prev_size    | size | flags    | payload ...            |
      +--------------+-----------------+------------------------+
        8 bytes        8 bytes           16-aligned
+   (with 4-byte words the two fields take 4 bytes each and 8 bytes of
+   padding follow, so headers and payloads keep the same places)
 
    prev_size is valid only when the previous block is free (flag
    PREV_FREE).  A free block keeps its list links in its payload and its

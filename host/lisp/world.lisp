@@ -23,10 +23,16 @@
   (let ((vocabulary ["alpha" "beta" "gamma" "delta" "epsilon" "zeta" "eta"
                      "theta" "iota" "kappa" "lambda" "mu" "buffer" "window"
                      "frame" "point" "mark" "region" "kill" "yank"])
-        (parts nil) (seed n))
+        (parts nil) (hi (/ n 65536)) (lo (% n 65536)) (carry 0))
+    ;; seed := (seed * 69069 + 1) mod 2^32 with seed = hi * 65536 + lo,
+    ;; in 16-bit halves (69069 = 65536 + 3533): every intermediate stays
+    ;; below 2^28, inside a fixnum with 4-byte words too, and the words
+    ;; chosen are the same with either word size.
     (dotimes (i words)
-      (setq seed (% (+ (* seed 69069) 1) 4294967296))
-      (push (aref vocabulary (% (/ seed 65536) (length vocabulary))) parts))
+      (setq carry (+ (* lo 3533) 1))
+      (setq hi (% (+ (* hi 3533) lo (/ carry 65536)) 65536))
+      (setq lo (% carry 65536))
+      (push (aref vocabulary (% hi (length vocabulary))) parts))
     (string-join parts " ")))
 
 (defun world--chunk (n)

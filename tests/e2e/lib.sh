@@ -6,11 +6,19 @@
 # `finish'.  The report uses cmocka's format so tests/run-tests counts
 # it.  Each script gets its own temporary directory $T, removed on exit.
 #
-# Environment (set by `make check'): BUILDDIR, SRCDIR, BACKEND.
+# Environment (set by `make check'): BUILDDIR, SRCDIR, BACKEND,
+# WORD_SIZE (bytes per pointer of the build: 4 or 8; field offsets in
+# expected messages depend on it), and, set by scripts/test-arch when the
+# build's programs run under an emulator (qemu-user through
+# binfmt_misc), DUMPER_TEST_EMULATOR naming it.
 
 : "${BUILDDIR:=`pwd`}"
 : "${SRCDIR:=$BUILDDIR}"
 : "${BACKEND:=pdumper}"
+: "${WORD_SIZE:=`expr \`getconf LONG_BIT\` / 8`}"
+
+# words N: N words in bytes, for expected field offsets.
+words () { expr "$1" \* "$WORD_SIZE"; }
 
 T=`mktemp -d "${TMPDIR:-/tmp}/dumper-e2e.XXXXXX"` || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM

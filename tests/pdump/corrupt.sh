@@ -81,7 +81,9 @@ expect_load "a text file" 82 "$T/text.pdmp" "not a dumper image"
 # a damaged field is corruption.
 cp "$T/good.pdmp" "$T/version.pdmp"; patch "$T/version.pdmp" 8 99
 expect_load "a damaged version field is corruption" 86 "$T/version.pdmp" "checksum" "says 99"
-cp "$T/good.pdmp" "$T/word.pdmp"; patch "$T/word.pdmp" 16 4
+# The other word size (4 in a 64-bit build, 8 in a 32-bit one).
+other_words=`od -An -tu1 -j 16 -N 1 "$T/good.pdmp" | awk '{ print 12 - $1 }'`
+cp "$T/good.pdmp" "$T/word.pdmp"; patch "$T/word.pdmp" 16 $other_words
 expect_load "a damaged word size is corruption" 86 "$T/word.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/order.pdmp"; patch "$T/order.pdmp" 17 2
 expect_load "a damaged byte order is corruption" 86 "$T/order.pdmp" "checksum"
@@ -141,17 +143,26 @@ for c in lz4 zstd; do
   expect_load "$c: a compressed image one byte short" 81 "$T/$c-cut" "truncated"
 done
 
-# The offset of the .pdump entry in the section headers (its sh_size is
-# at +32): dumper-embed puts .pdump last when it adds it.
+# The offset of the .pdump entry in the section headers: dumper-embed
+# puts .pdump last when it adds it.  ELF64 (EI_CLASS 2): e_shoff at 40,
+# e_shnum at 60, 64-byte entries, sh_size at +32; ELF32: 32, 48, 40 and
+# +20.
+elf_class=`od -An -tu1 -j 4 -N 1 "$T/good-embedded" | tr -d ' '`
+if [ "$elf_class" = 2 ]; then
+  shoff_at=40 shoff_size=8 shnum_at=60 shent=64 sh_size_field=32 high=3
+else
+  shoff_at=32 shoff_size=4 shnum_at=48 shent=40 sh_size_field=20 high=1
+fi
 embed_shdr () {
-  shoff=`od -An -t u8 -j 40 -N 8 "$1" | tr -d ' '`
-  shnum=`od -An -t u2 -j 60 -N 2 "$1" | tr -d ' '`
-  expr $shoff + \( $shnum - 1 \) \* 64
+  shoff=`od -An -t u$shoff_size -j $shoff_at -N $shoff_size "$1" | tr -d ' '`
+  shnum=`od -An -t u2 -j $shnum_at -N 2 "$1" | tr -d ' '`
+  expr $shoff + \( $shnum - 1 \) \* $shent
 }
 esz=`stat -c %s "$T/good-embedded"`
 cp "$T/good-embedded" "$T/emb-long"
-sh_size_at=`expr \`embed_shdr "$T/emb-long"\` + 32`
-printf '\377\377\377' | dd of="$T/emb-long" bs=1 seek=`expr $sh_size_at + 3` conv=notrunc 2>/dev/null
+sh_size_at=`expr \`embed_shdr "$T/emb-long"\` + $sh_size_field`
+# Three bytes of sh_size from byte HIGH on: past any file.
+printf '\377\377\377' | dd of="$T/emb-long" bs=1 seek=`expr $sh_size_at + $high` conv=notrunc 2>/dev/null
 expect_start "embedded: a section running past the end of the file" 81 "$T/emb-long" "extends past the end"
 head -c `expr $esz - 100` "$T/good-embedded" > "$T/emb-cut"; chmod +x "$T/emb-cut"
 expect_start "embedded: a truncated executable" 81 "$T/emb-cut" "truncated"

@@ -172,6 +172,8 @@ done
 begin "ASLR is on: image and executable land at new addresses each start"
 if [ "`cat /proc/sys/kernel/randomize_va_space`" = 0 ]; then
   skip "ASLR is disabled on this machine"
+elif [ -n "${DUMPER_TEST_EMULATOR:-}" ]; then
+  skip "the programs run under $DUMPER_TEST_EMULATOR, which places the guest's mappings itself (the kernel's ASLR does not apply)"
 else
   for i in 1 2 3 4 5; do
     "$TOY" --dump-file="$T/plain-s1" --stats | field_of world_at
@@ -199,7 +201,7 @@ begin "a pointer into libc is refused, naming type and field"
 out=`"$TOY" --foreign --temacs=pdump --output "$T/f.pdmp" 2>&1`
 st=$?
 case $out in
-  *"type \`box'"*"field at +16"*"libc"*)
+  *"type \`box'"*"field at +`expr 8 + $WORD_SIZE`"*"libc"*)
     if [ $st -eq 90 ] && [ ! -e "$T/f.pdmp" ] && [ -z "`ls "$T" | grep 'f.pdmp.tmp'`" ]; then pass
     else fail "status $st or files left"; fi ;;
   *) fail "status $st: $out" ;;

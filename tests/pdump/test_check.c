@@ -72,9 +72,9 @@ build (struct image *im)
   memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
   h->format_version = PDUMP_FORMAT_VERSION;
   h->header_size = sizeof *h;
-  h->word_size = sizeof (void *);
-  h->byte_order = PDUMP_BYTE_ORDER_LITTLE;
-  h->machine = 62;                     /* EM_X86_64 */
+  h->word_size = (uint8_t) PDUMP_WORD_SIZE;
+  h->byte_order = PDUMP_NATIVE_BYTE_ORDER;
+  h->machine = (uint16_t) pdump_native_machine ();
   h->section_count = PDUMP_SECTION_KIND_MAX;
   h->file_size = im->size;
   h->page_size = PAGE;
@@ -88,7 +88,7 @@ build (struct image *im)
   uint64_t offsets[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
   uint64_t sizes[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
   uint64_t counts[PDUMP_SECTION_KIND_MAX + 1] = { 0 };
-  offsets[PDUMP_SECTION_HOT] = PAGE;        sizes[PDUMP_SECTION_HOT] = HOT_WORDS * 8;
+  offsets[PDUMP_SECTION_HOT] = PAGE;        sizes[PDUMP_SECTION_HOT] = HOT_WORDS * PDUMP_WORD_SIZE;
   counts[PDUMP_SECTION_HOT] = 2;
   offsets[PDUMP_SECTION_COLD] = 2 * PAGE;   sizes[PDUMP_SECTION_COLD] = 16;
   counts[PDUMP_SECTION_COLD] = 1;
@@ -118,16 +118,16 @@ build (struct image *im)
   h->file_size = im->size;
   h->image_size = im->size;
 
-  uint64_t *hot = (uint64_t *) (im->bytes + PAGE);
+  pdump_word *hot = (pdump_word *) (im->bytes + PAGE);
   hot[0] = 42;
-  hot[1] = PAGE + 16 + 1;            /* HOT word 2, tag 1 */
+  hot[1] = PAGE + 16 + 1;            /* HOT byte 16, tag 1 */
   hot[3] = 2 * PAGE;                 /* COLD start */
   hot[5] = 0x1000;                   /* executable offset */
   im->bytes[3 * PAGE] = (1 << 1) | (1 << 3);
   uint32_t exe_word = 5;
   memcpy (im->bytes + 3 * PAGE + 8, &exe_word, 4);
-  struct pdump_record r = { DUMPER_DECL_ROOT, PDUMP_VALUE_IMAGE, 0, 0, 0x2000, 8,
-                            PAGE + 8 };
+  struct pdump_record r = { DUMPER_DECL_ROOT, PDUMP_VALUE_IMAGE, 0, 0, 0x2000,
+                            PDUMP_WORD_SIZE, PAGE + 8 };
   memcpy (im->bytes + 3 * PAGE + 16, &r, sizeof r);
   struct pdump_type_entry te = { 8, 4 };
   memcpy (im->bytes + 3 * PAGE + 56, &te, sizeof te);
@@ -172,12 +172,14 @@ test_valid_image_passes (void **state)
   assert_int_equal (pdump_check_registry (&v, im.bytes + sec_offset (&im, PDUMP_SECTION_REGISTRY),
                                           NULL, NULL, 0, "img", detail, sizeof detail), DUMPER_OK);
   uint64_t images, exes;
-  uintptr_t base = 0x10000000, bias = 0x555500000000;
+  uintptr_t base = 0x10000000;
+  uintptr_t bias = PDUMP_WORD_SIZE == 8 ? (uintptr_t) UINT64_C (0x555500000000)
+                                        : (uintptr_t) 0x56550000u;
   assert_int_equal (relocate_image (&v, im.bytes, base, bias, &images, &exes,
                                     detail, sizeof detail), DUMPER_OK);
   assert_int_equal (images, 2);
   assert_int_equal (exes, 1);
-  uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
+  pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
   assert_int_equal (hot[0], 42);
   assert_int_equal (hot[1], base + PAGE + 17);
   assert_int_equal (hot[3], base + 2 * PAGE);
@@ -261,8 +263,15 @@ test_each_header_class (void **state)
      checksum holds; a flipped field is corruption.  */
   expect (8, PDUMP_FORMAT_VERSION + 1, true, DUMPER_E_IMAGE_VERSION, "version 4");
   expect (8, PDUMP_FORMAT_VERSION + 1, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
-  expect (16, 4, true, DUMPER_E_IMAGE_ARCH, "4-byte words");
-  expect (16, 4, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
+  /* The other word size (4 in a 64-bit build, 8 in a 32-bit one): the
+     message names both.  */
+  unsigned other_words = PDUMP_WORD_SIZE == 8 ? 4 : 8;
+  char both[96];
+  snprintf (both, sizeof both, "image has %u-byte words; this process has "
+            "%u-byte words", other_words, (unsigned) PDUMP_WORD_SIZE);
+  expect (16, (unsigned char) other_words, true, DUMPER_E_IMAGE_ARCH, both);
+  expect (16, (unsigned char) other_words, false, DUMPER_E_IMAGE_CORRUPT,
+          "checksum");
   expect (17, 2, true, DUMPER_E_IMAGE_ARCH, "big-endian");
   expect (17, 2, false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (18, 40, true, DUMPER_E_IMAGE_ARCH, "arm");
@@ -347,7 +356,7 @@ test_section_table (void **state)
   expect_table (PDUMP_SECTION_HOT, size, 1u << 30, "outside");
   expect_table (PDUMP_SECTION_COLD, off, 2 * PAGE + 8, "page-aligned");
   expect_table (PDUMP_SECTION_COLD, off, PAGE, "overlaps");
-  expect_table (PDUMP_SECTION_HOT, size, 60, "whole number of words");
+  expect_table (PDUMP_SECTION_HOT, size, 62, "whole number of words");
   expect_table (PDUMP_SECTION_RELOC_IMAGE, size, 0, "RELOC_IMAGE is 0 bytes");
   expect_table (PDUMP_SECTION_RELOC_EXE, count, 2, "RELOC_EXE");
   expect_table (PDUMP_SECTION_REGISTRY, count, 3, "REGISTRY");
@@ -405,8 +414,8 @@ relocate_with (uint64_t word, uint64_t value, uint64_t bitmap, uint32_t exe_word
   struct image im;
   struct pdump_view v;
   build (&im);
-  uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
-  hot[word] = value;
+  pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
+  hot[word] = (pdump_word) value;
   memcpy (im.bytes + 3 * PAGE, &bitmap, sizeof bitmap);
   memcpy (im.bytes + 3 * PAGE + 8, &exe_word, 4);
   reseal (&im);

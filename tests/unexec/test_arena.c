@@ -337,7 +337,8 @@ test_check_detects_corruption (void **state)
   (void) state;
   unsigned char *a = alloc (64);
   void *b = alloc (64);
-  size_t *header = (size_t *) (a - 8);
+  /* The size field: the second size_t of the 16-byte block header.  */
+  size_t *header = (size_t *) (a - 16 + sizeof (size_t));
   size_t saved = *header;
   *header = saved + 16;       /* a's size no longer tiles */
   char why[256] = "";

@@ -259,7 +259,7 @@ test_bad_tables_refused (void **state)
         { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "size 0" },
     { { { DUMPER_DECL_PTR, -2, 8, words, NULL, "p", 0 },
         { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "negative type" },
-    { { { DUMPER_DECL_WORD, 0, 12, words, NULL, "odd", 0 },
+    { { { DUMPER_DECL_WORD, 0, sizeof (uintptr_t) + 2, words, NULL, "odd", 0 },
         { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "whole number" },
     { { { 9, 0, 8, words, NULL, "kind", 0 },
         { DUMPER_DECL_HOOK, 0, 0, NULL, hook_a, "h", 0 } }, "not a declaration kind" },
