@@ -19,11 +19,21 @@
 
 #include "lisp.h"
 
+/* Every size function first checks the object's header: a header whose
+   type disagrees with the type the object is described as (a damaged or
+   crafted image) gives size 0, which no object has, so the loader's
+   structural verification refuses the image (86) rather than handing
+   the collector and the digest an object they would abort on.  */
+static size_t
+checked (const void *obj, enum dl_type type, size_t size)
+{
+  return ((const struct dl_header *) obj)->type == (uint32_t) type ? size : 0;
+}
+
 static size_t
 cons_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_cons);
+  return checked (obj, DL_T_CONS, sizeof (struct dl_cons));
 }
 
 static void
@@ -37,8 +47,7 @@ cons_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 symbol_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_symbol);
+  return checked (obj, DL_T_SYMBOL, sizeof (struct dl_symbol));
 }
 
 static void
@@ -54,8 +63,7 @@ symbol_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 string_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_string);
+  return checked (obj, DL_T_STRING, sizeof (struct dl_string));
 }
 
 static void
@@ -70,15 +78,14 @@ string_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 float_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_float);
+  return checked (obj, DL_T_FLOAT, sizeof (struct dl_float));
 }
 
 static size_t
 vector_size (const void *obj)
 {
   const struct dl_vector *v = obj;
-  return sizeof *v + (size_t) v->size * sizeof (dl_obj);
+  return checked (obj, DL_T_VECTOR, sizeof *v + (size_t) v->size * sizeof (dl_obj));
 }
 
 static void
@@ -92,8 +99,7 @@ vector_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 hash_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_hash);
+  return checked (obj, DL_T_HASH, sizeof (struct dl_hash));
 }
 
 /* The `equal' index is a pure function of the keys' contents, so it is
@@ -126,14 +132,14 @@ static size_t
 hash_index_size (const void *obj)
 {
   const struct dl_hash_index *x = obj;
-  return sizeof *x + (size_t) x->size * sizeof x->slots[0];
+  return checked (obj, DL_T_HASH_INDEX,
+                  sizeof *x + (size_t) x->size * sizeof x->slots[0]);
 }
 
 static size_t
 closure_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_closure);
+  return checked (obj, DL_T_CLOSURE, sizeof (struct dl_closure));
 }
 
 static void
@@ -149,8 +155,7 @@ closure_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 macro_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_macro);
+  return checked (obj, DL_T_MACRO, sizeof (struct dl_macro));
 }
 
 static void
@@ -164,8 +169,7 @@ macro_trace (const void *obj, struct dumper_tracer *t)
 static size_t
 builtin_size (const void *obj)
 {
-  (void) obj;
-  return sizeof (struct dl_builtin);
+  return checked (obj, DL_T_BUILTIN, sizeof (struct dl_builtin));
 }
 
 static const struct dumper_type dl_types[DL_T_COUNT] = {
