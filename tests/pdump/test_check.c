@@ -214,7 +214,10 @@ test_preferred_base (void **state)
       memcpy (before, hot, sizeof before);
       uintptr_t base = at_preferred ? preferred : 0x7000000;
       uint64_t images, exes;
-      enum dumper_status st = relocate_image (&v, im.bytes, base, 0x555500000000,
+      uintptr_t bias = PDUMP_WORD_SIZE == 8
+                       ? (uintptr_t) UINT64_C (0x555500000000)
+                       : (uintptr_t) 0x56550000u;
+      enum dumper_status st = relocate_image (&v, im.bytes, base, bias,
                                               &images, &exes, d, sizeof d);
       if (at_preferred == 2)
         {
