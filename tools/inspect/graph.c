@@ -55,9 +55,10 @@ static uint64_t
 source_of (const struct insp_image *image, const struct insp_tables *t,
            uint64_t word, uint64_t *field)
 {
-  uint64_t at = image->view.sections[PDUMP_SECTION_HOT].offset + word * 8;
+  uint64_t at = image->view.sections[PDUMP_SECTION_HOT].offset
+                + word * PDUMP_WORD_SIZE;
   uint64_t i = insp_object_containing (t, 0, t->hot_count, at);
-  if (i == INSP_NONE || t->objects[i].size - (at - t->objects[i].offset) < 8)
+  if (i == INSP_NONE || t->objects[i].size - (at - t->objects[i].offset) < PDUMP_WORD_SIZE)
     return INSP_NONE;
   *field = at - t->objects[i].offset;
   return i;
@@ -79,9 +80,9 @@ allocate (const struct insp_image *image, uint64_t count, size_t size,
 static uint64_t
 hot_word (const struct insp_image *image, uint64_t word)
 {
-  uint64_t value;
-  memcpy (&value, insp_section_bytes (image, PDUMP_SECTION_HOT) + word * 8,
-          sizeof value);
+  pdump_word value;
+  memcpy (&value, insp_section_bytes (image, PDUMP_SECTION_HOT)
+                  + word * PDUMP_WORD_SIZE, sizeof value);
   return value;
 }
 
@@ -90,7 +91,8 @@ build_edges (const struct insp_image *image, const struct insp_tables *t,
              struct insp_graph *g, char *detail, size_t detail_size)
 {
   const unsigned char *bitmap = insp_section_bytes (image, PDUMP_SECTION_RELOC_IMAGE);
-  uint64_t hot_words = image->view.sections[PDUMP_SECTION_HOT].size / 8;
+  uint64_t hot_words = image->view.sections[PDUMP_SECTION_HOT].size
+                       / PDUMP_WORD_SIZE;
   /* pdump_check_header: the bitmap has exactly this many words.  */
   uint64_t bitmap_words = (hot_words + 63) / 64;
   uint64_t count = 0;
@@ -140,7 +142,8 @@ build_exe_refs (const struct insp_image *image, const struct insp_tables *t,
 {
   const struct pdump_section *s = &image->view.sections[PDUMP_SECTION_RELOC_EXE];
   const unsigned char *list = insp_section_bytes (image, PDUMP_SECTION_RELOC_EXE);
-  uint64_t hot_words = image->view.sections[PDUMP_SECTION_HOT].size / 8;
+  uint64_t hot_words = image->view.sections[PDUMP_SECTION_HOT].size
+                       / PDUMP_WORD_SIZE;
   /* pdump_check_header: size == count * 4, count <= HOT words.  */
   g->exe_refs = allocate (image, s->count, sizeof *g->exe_refs,
                           "executable references", detail, detail_size);
