@@ -9,6 +9,8 @@
    condition: a branch that depends on a macro is live, because the
    tool must see code that some build compiles.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

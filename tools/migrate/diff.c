@@ -8,6 +8,8 @@
    Output is deterministic: no timestamps, `--- PATH' and `+++ PATH'
    headers for `patch -p0'.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

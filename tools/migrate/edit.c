@@ -7,6 +7,8 @@
    whose edits would overlap another's loses all of its edits and
    becomes a review item: a rewrite is applied whole or not at all.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

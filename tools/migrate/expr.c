@@ -19,6 +19,8 @@
    operand (`initialized == 1', `f (initialized)') makes the condition
    "complex": it is never rewritten automatically.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

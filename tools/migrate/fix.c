@@ -9,6 +9,8 @@
    copy where links are not possible), so at every instant PATH holds
    either the complete old or the complete new text.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include "common/atomic.h"

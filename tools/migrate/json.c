@@ -14,6 +14,8 @@
    Strings are escaped per RFC 8259; bytes >= 0x80 pass through (the
    input is C source, normally UTF-8).  One site per line.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 void

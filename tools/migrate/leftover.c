@@ -19,6 +19,8 @@
    It only adds deletions of text no edit touches, attached to the site
    that emptied the group, so the edits still never overlap.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -14,6 +14,8 @@
    Invariant: tokens are in increasing byte order and never overlap;
    every byte of a comment lies outside every token.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -27,6 +27,8 @@
 
    Nothing here writes sites or edits; the rules ask.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -22,6 +22,8 @@
    there was review when the marker was written, so a second --fix
    cannot turn a review item into a rewrite (issue 18, class 1).  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -8,6 +8,8 @@
    <dumper/gflags.h>" through its includes.  A file that cannot be read
    is an error naming it; nothing is analysed or written then.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <dirent.h>
@@ -240,8 +242,14 @@ walk (struct migrate_project *proj, const char *dir)
   char **names = NULL;
   size_t count = 0, cap = 0;
   struct dirent *e;
-  while ((e = readdir (d)))
+  /* readdir ends with NULL on an error as at the end: errno tells them
+     apart (on i386 without large-file support it was EOVERFLOW, and the
+     directory looked empty).  */
+  for (;;)
     {
+      errno = 0;
+      if ((e = readdir (d)) == NULL)
+        break;
       if (e->d_name[0] == '.')
         {
           if (c_family_name (e->d_name))
@@ -255,7 +263,15 @@ walk (struct migrate_project *proj, const char *dir)
       migrate_grow (&names, &cap, count + 1, sizeof *names);
       names[count++] = tool_xstrdup (e->d_name);
     }
+  int read_error = errno;
   closedir (d);
+  if (read_error != 0)
+    {
+      for (size_t i = 0; i < count; i++)
+        free (names[i]);
+      free (names);
+      return error_at (dir, strerror (read_error));
+    }
   qsort (names, count, sizeof *names, compare_names);
   bool ok = true;
   for (size_t i = 0; i < count; i++)

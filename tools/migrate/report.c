@@ -8,6 +8,8 @@
    Sites arrive sorted by file, line, column and pattern (rules.c), so
    the report is the same on every run and every file system.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 static const char *

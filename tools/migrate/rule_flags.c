@@ -14,6 +14,8 @@
    dumper_mark_initialized sets `initialized' where the legacy code set
    its own variable.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -21,6 +21,8 @@
    (initialized = "not while dumping").  Anything else is reported for
    review with the candidates; nothing is guessed.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -16,6 +16,8 @@
    It runs before the per-file rules and records the dropped parameter
    in its function, so that `dumping' inside the body is a flag.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

@@ -11,6 +11,8 @@
    #include <dumper/gflags.h> (or dumper.h) lines the certain edits
    need, and sorts everything so output never depends on walk order.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

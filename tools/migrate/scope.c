@@ -12,6 +12,8 @@
    so `#ifdef X if (a) { #else if (b) { #endif ... }' still matches the
    closing brace.  Dead branches and directive lines are not code.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdlib.h>

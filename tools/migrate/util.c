@@ -5,6 +5,8 @@
    migration tool has nothing sensible to do without it, so it says so
    and exits with MIGRATE_EXIT_INTERNAL before touching any file.  */
 
+#include <config.h>
+
 #include "migrate.h"
 
 #include <stdarg.h>
