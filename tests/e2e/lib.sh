@@ -20,6 +20,19 @@
 # words N: N words in bytes, for expected field offsets.
 words () { expr "$1" \* "$WORD_SIZE"; }
 
+# The codecs this build has (configure --with-lz4 / --with-zstd, found
+# automatically by default): the tests of compressed images run for
+# these; `has_codec NAME' asks.
+CODECS=
+if grep -q '^#define HAVE_LZ4 1' "$BUILDDIR/config.h" 2>/dev/null; then CODECS=lz4; fi
+if grep -q '^#define HAVE_ZSTD 1' "$BUILDDIR/config.h" 2>/dev/null; then
+  CODECS="${CODECS:+$CODECS }zstd"
+fi
+has_codec () {
+  case " $CODECS " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+
 T=`mktemp -d "${TMPDIR:-/tmp}/dumper-e2e.XXXXXX"` || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 

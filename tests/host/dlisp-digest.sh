@@ -95,7 +95,7 @@ fi
 
 # The same two tests on the other pdump containers.
 if [ "$BACKEND" = pdumper ] && [ -f "$T/dlisp.pdmp" ]; then
-  for c in lz4 zstd embedded; do
+  for c in $CODECS embedded; do
     begin "$c: a start from the dump has the cold digest and runs a program correctly"
     case $c in
       embedded)

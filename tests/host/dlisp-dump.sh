@@ -26,7 +26,7 @@ EMBED=$BUILDDIR/tools/dumper-embed
 # The load tests run on every container of this build: pdumper images
 # plain, compressed (lz4, zstd) and embedded in the executable; unexec's
 # dumped executable.
-if [ "$BACKEND" = pdumper ]; then CONTAINERS="plain lz4 zstd embedded"
+if [ "$BACKEND" = pdumper ]; then CONTAINERS="plain $CODECS embedded"
 else CONTAINERS=unexec; fi
 
 # dump SCALE OUTPUT [ARGS...]: write an image or an executable, in

@@ -45,11 +45,13 @@ else fail "exit $st, output: `cat "$T/out"`"; fi
 
 # A compressed and an embedded image: --check, --check --deep and the
 # check-only start accept them; a damaged frame is refused alike (86).
-"$TOY" --temacs=pdump --compress=lz4 --output "$T/lz4.pdmp" > /dev/null \
-  && "$TOY" --temacs=pdump --compress=zstd --output "$T/zstd.pdmp" > /dev/null \
-  && "$BUILDDIR/tools/dumper-embed" "$TOY" "$T/good.pdmp" -o "$T/embedded" \
-  || { echo "cannot dump"; exit 1; }
-for c in lz4 zstd embedded; do
+for c in $CODECS; do
+  "$TOY" --temacs=pdump --compress=$c --output "$T/$c.pdmp" > /dev/null \
+    || { echo "cannot dump ($c)"; exit 1; }
+done
+"$BUILDDIR/tools/dumper-embed" "$TOY" "$T/good.pdmp" -o "$T/embedded" \
+  || { echo "cannot embed"; exit 1; }
+for c in $CODECS embedded; do
   case $c in embedded) img=$T/embedded ;; *) img=$T/$c.pdmp ;; esac
   begin "$c: --check, --check --deep and check-only mode accept the image"
   "$INSPECT" --check --exe "$TOY" "$img" > "$T/out" 2>&1; a=$?
@@ -58,7 +60,7 @@ for c in lz4 zstd embedded; do
   if [ $a -eq 0 ] && [ $b -eq 0 ] && [ $d -eq 0 ]; then pass
   else fail "--check $a, --deep $b, check-only $d: `cat "$T/out"`"; fi
 done
-for c in lz4 zstd; do
+for c in $CODECS; do
   begin "$c: a damaged frame: --check, --check --deep and the loader say 86"
   cp "$T/$c.pdmp" "$T/bad.pdmp"
   # A byte in HOT's first frame, past the frame table (section 1's

@@ -281,7 +281,7 @@ done
 stored_offset () {   # stored_offset FILE KIND
   od -An -t u8 -j `expr 136 + \( $2 - 1 \) \* 64 + 40` -N 8 "$1" | tr -d ' '
 }
-for codec in lz4 zstd; do
+for codec in $CODECS; do
   "$TOY" --scale 1 --temacs=pdump --compress=$codec --output "$T/z-$codec.pdmp" > /dev/null
   cp "$T/z-$codec.pdmp" "$T/c-$codec-ok.pdmp"
   for spec in table:1:1 hot:1:13 cold:2:11; do

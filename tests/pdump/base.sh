@@ -127,11 +127,16 @@ ok=no
 verdict $ok "placement\|method" "no-mmap fixed load"
 
 begin "fixed: compressed, embedded, verify=structure, each at the preferred base"
-"$BARE" --temacs=pdump $BASE_OPT --compress=lz4 --output "$T/z.pdmp" > /dev/null 2>&1
+zc=${CODECS%% *}     # the first codec this build has, if any
+hows="embedded structure"
+if [ -n "$zc" ]; then
+  "$BARE" --temacs=pdump $BASE_OPT --compress=$zc --output "$T/z.pdmp" > /dev/null 2>&1
+  hows="compressed $hows"
+fi
 "$BUILDDIR/tools/dumper-embed" "$DLISP" "$T/a.pdmp" -o "$T/dlisp-embedded" \
   > /dev/null 2>&1
 ok=yes
-for how in compressed embedded structure; do
+for how in $hows; do
   case $how in
     compressed) set -- "$DLISP" --dump-file="$T/z.pdmp" ;;
     embedded) set -- "$T/dlisp-embedded" ;;

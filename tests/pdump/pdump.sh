@@ -32,7 +32,7 @@ field_of () {  # field_of NAME: value of NAME= in a run's output
 
 # Every load test runs on each container: a separate image, compressed
 # with lz4 and with zstd, and embedded in the executable (dumper-embed).
-CONTAINERS="plain lz4 zstd embedded"
+CONTAINERS="plain $CODECS embedded"
 
 # dump_to CONTAINER OUTPUT TOYHOST-ARGS...: the dump, in that container
 dump_to () {
@@ -52,6 +52,17 @@ start_from () {
     *) "$TOY" --dump-file="$_f" "$@" ;;
   esac
 }
+
+# A codec this build lacks (configure --without-lz4 / --without-zstd)
+# is refused at dump time naming the library, and nothing is written.
+for c in lz4 zstd; do
+  has_codec $c && continue
+  begin "--compress=$c in a build without it: refused naming the library, no file"
+  "$TOY" --temacs=pdump --compress=$c --output "$T/no-$c.pdmp" > /dev/null 2> "$T/err"
+  st=$?
+  if [ $st = 64 ] && grep -q "lib$c" "$T/err" && [ ! -e "$T/no-$c.pdmp" ]; then pass
+  else fail "status $st: `cat "$T/err"`"; fi
+done
 
 for c in $CONTAINERS; do
 for scale in 1 4; do
