@@ -629,15 +629,16 @@ enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE, VALUE_CODE };
 /* The forms a pointer field takes, for messages and the field queue.  */
 enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE };
 
-/* Place the target of a pointer field: ADDRESS (SIZE bytes; VALUE and
+/* Classify the target of a pointer field: ADDRESS (SIZE bytes; VALUE and
    TAG as stored, LENGTH for byte blocks).  In the executable: set
    *ENCODED and *KIND and return IN_EXE.  Foreign: fail naming the field
    and return FOREIGN.  In the heap: return IN_HEAP for the caller to
    visit.  */
 static enum where
-place (struct pdump_walk *w, enum field_form form, uintptr_t value,
-       uintptr_t tag, size_t length, size_t field_offset, uint64_t *encoded,
-       enum value_kind *kind)
+classify_target (struct pdump_walk *w, enum field_form form,
+                 uintptr_t value, uintptr_t tag, size_t length,
+                 size_t field_offset, uint64_t *encoded,
+                 enum value_kind *kind)
 {
   uintptr_t address = value - tag;
   char why[192];
@@ -687,8 +688,8 @@ encode_word (struct pdump_walk *w, uintptr_t value, size_t field_offset,
       fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, why);
       return false;
     }
-  enum where where = place (w, FORM_WORD, value, tag, 0, field_offset,
-                            encoded, kind);
+  enum where where = classify_target (w, FORM_WORD, value, tag, 0,
+                                      field_offset, encoded, kind);
   if (where != IN_HEAP)
     return where == IN_EXE;
   if (type == DUMPER_TAG_BY_HEADER)
@@ -712,8 +713,8 @@ encode_ptr (struct pdump_walk *w, uintptr_t value, int type,
       *kind = VALUE_PLAIN;
       return true;
     }
-  enum where where = place (w, FORM_PTR, value, 0, 0, field_offset, encoded,
-                            kind);
+  enum where where = classify_target (w, FORM_PTR, value, 0, 0,
+                                      field_offset, encoded, kind);
   if (where != IN_HEAP)
     return where == IN_EXE;
   if (type < 0)
@@ -741,8 +742,8 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
       *kind = VALUE_PLAIN;
       return true;
     }
-  enum where where = place (w, FORM_BYTES, value, 0, length, field_offset,
-                            encoded, kind);
+  enum where where = classify_target (w, FORM_BYTES, value, 0, length,
+                                      field_offset, encoded, kind);
   if (where != IN_HEAP)
     return where == IN_EXE;
   bool added;
