@@ -379,34 +379,34 @@ test_section_table (void **state)
    alignment, or an image size past the last section, is corruption (a
    small compressed file could otherwise name gigabytes of image that a
    loader or dumper-inspect would reserve; found by fuzz_load).  */
+/* Grow the file by GROW bytes (the header's file and image size with
+   it), move RELOC_CODE, the last section, by SHIFT, reseal, and expect
+   corruption with WORD in the message.  */
 static void
-test_tight_layout (void **state)
+expect_layout (uint64_t grow, uint64_t shift, const char *word)
 {
   struct image im;
   struct pdump_view v;
   char detail[512] = "";
   build (&im);
   struct pdump_section *code = &im.table[PDUMP_SECTION_RELOC_CODE - 1];
-  code->offset += 8;
-  code->stored_offset += 8;
-  im.size += 8;
+  code->offset += shift;
+  code->stored_offset += shift;
+  im.size += grow;
   struct pdump_header *h = (struct pdump_header *) im.bytes;
   h->file_size = h->image_size = im.size;
   reseal (&im);
   assert_int_equal (check (&im, &v, detail, sizeof detail),
                     DUMPER_E_IMAGE_CORRUPT);
-  assert_non_null (strstr (detail, "RELOC_CODE starts 10 bytes after"));
+  assert_non_null (strstr (detail, word));
   free (im.bytes);
+}
 
-  build (&im);
-  h = (struct pdump_header *) im.bytes;
-  im.size += 64;
-  h->file_size = h->image_size = im.size;
-  reseal (&im);
-  assert_int_equal (check (&im, &v, detail, sizeof detail),
-                    DUMPER_E_IMAGE_CORRUPT);
-  assert_non_null (strstr (detail, "is not where its last section ends"));
-  free (im.bytes);
+static void
+test_tight_layout (void **state)
+{
+  expect_layout (8, 8, "RELOC_CODE starts 10 bytes after");
+  expect_layout (64, 0, "is not where its last section ends");
 }
 
 /* Run relocation on an image whose HOT word WORD holds VALUE.  */
