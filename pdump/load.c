@@ -90,9 +90,11 @@ minor_faults (void)
   return ru.ru_minflt;
 }
 
+/* Describe a failure about the image file in the request's detail
+   (replacing what is there): "PATH: WHAT[: strerror (ERR)]".  */
 static enum dumper_status
-fail (const struct pdump_load_request *req, enum dumper_status status,
-      const char *what, int err)
+fail_file (const struct pdump_load_request *req, enum dumper_status status,
+           const char *what, int err)
 {
   snprintf (req->detail, req->detail_size, "%s: %s%s%s", req->path, what,
             err ? ": " : "", err ? strerror (err) : "");
@@ -181,17 +183,17 @@ place_read (struct placement *p, uint64_t size, const struct pdump_load_request 
     return false;
   if (m == MAP_FAILED)
     {
-      *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
-                  errno);
+      *st = fail_file (req, DUMPER_E_NOMEM,
+                       "cannot allocate memory for the image", errno);
       return false;
     }
   if (!pdump_read_exact (p->fd, m, size, p->origin))
     {
       int err = errno;
       munmap (m, size);
-      *st = err ? fail (req, DUMPER_E_IO, "cannot read the image", err)
-                : fail (req, DUMPER_E_IMAGE_TRUNCATED,
-                        "the file became shorter while it was read", 0);
+      *st = err ? fail_file (req, DUMPER_E_IO, "cannot read the image", err)
+                : fail_file (req, DUMPER_E_IMAGE_TRUNCATED,
+                             "the file became shorter while it was read", 0);
       return false;
     }
   p->base = p->region = m;
@@ -412,8 +414,8 @@ place_unpack (struct placement *p, const struct pdump_view *view,
     return false;
   if (region == MAP_FAILED)
     {
-      *st = fail (req, DUMPER_E_NOMEM, "cannot allocate memory for the image",
-                  errno);
+      *st = fail_file (req, DUMPER_E_NOMEM,
+                       "cannot allocate memory for the image", errno);
       return false;
     }
   uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
@@ -537,7 +539,8 @@ copy_section (const struct pdump_view *view, enum pdump_section_kind kind,
   const struct pdump_section *s = &view->sections[kind];
   *copy = malloc (s->size ? (size_t) s->size : 1);
   if (*copy == NULL)
-    return fail (req, DUMPER_E_NOMEM, "out of memory for the image's tables", 0);
+    return fail_file (req, DUMPER_E_NOMEM,
+                      "out of memory for the image's tables", 0);
   memcpy (*copy, base + s->offset, (size_t) s->size);
   return DUMPER_OK;
 }
@@ -711,9 +714,9 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       munmap (guard.saved_place.region, guard.saved_place.region_size);
       if (guard.saved_place.fd >= 0)
         close (guard.saved_place.fd);
-      status = fail (req, DUMPER_E_IMAGE_CORRUPT, "the file became shorter "
-                     "while it was loaded (changed in place; replace images "
-                     "by rename)", 0);
+      status = fail_file (req, DUMPER_E_IMAGE_CORRUPT,
+                          "the file became shorter while it was loaded "
+                          "(changed in place; replace images by rename)", 0);
     }
   bus_guard = NULL;
   if (installed)
@@ -729,17 +732,18 @@ open_file (struct load *l)
   /* A check touches no global state: the writer checks what it wrote
      from a process that runs from an image.  */
   if (pdump_range_.end != 0 && !req->check_only)
-    return fail (req, DUMPER_E_STATE, "an image is already loaded", 0);
+    return fail_file (req, DUMPER_E_STATE, "an image is already loaded", 0);
   l->t0 = pdump_now ();
   l->faults0 = minor_faults ();
   l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC);
   if (l->place.fd < 0)
-    return fail (req, DUMPER_E_IMAGE_MISSING, "cannot open the image", errno);
+    return fail_file (req, DUMPER_E_IMAGE_MISSING, "cannot open the image",
+                      errno);
   struct stat st;
   if (fstat (l->place.fd, &st) != 0)
-    return fail (req, DUMPER_E_IO, "cannot read the image", errno);
+    return fail_file (req, DUMPER_E_IO, "cannot read the image", errno);
   if (!S_ISREG (st.st_mode))
-    return fail (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
+    return fail_file (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
   l->length = (uint64_t) st.st_size;
   return DUMPER_OK;
 }
@@ -762,8 +766,8 @@ find_image (struct load *l)
   if (es != DUMPER_OK)
     return es;
   if (!em.found)
-    return fail (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
-                 PDUMP_EMBED_SECTION " section)", 0);
+    return fail_file (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
+                      PDUMP_EMBED_SECTION " section)", 0);
   l->place.origin = em.offset;
   l->length = em.size;
   return DUMPER_OK;
@@ -778,7 +782,7 @@ read_header (struct load *l)
   size_t available = l->length < sizeof first ? (size_t) l->length : sizeof first;
   if (available && !pdump_read_exact (l->place.fd, first, available,
                                       l->place.origin))
-    return fail (req, DUMPER_E_IO, "cannot read the image", errno);
+    return fail_file (req, DUMPER_E_IO, "cannot read the image", errno);
   enum dumper_status status
     = pdump_check_header (first, available, l->length, req->fingerprint,
                           req->path, &l->view, req->detail, req->detail_size);
@@ -907,8 +911,8 @@ verify_image (struct load *l)
   if (req->exe)
     l->exe = *req->exe;
   else if (!pdump_exe_layout (&l->exe))
-    status = fail (req, DUMPER_E_EXE, "cannot read the executable's program "
-                   "headers", 0);
+    status = fail_file (req, DUMPER_E_EXE,
+                        "cannot read the executable's program headers", 0);
   struct pdump_verify_request vr = {
     .view = &l->view, .bytes = place->base,
     .fill = place->hot_pending ? fill_hot : NULL, .fill_ctx = place,
@@ -952,8 +956,8 @@ map_marks (struct load *l)
   void *marks = mmap (NULL, l->mark_bytes ? l->mark_bytes : 8,
                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (marks == MAP_FAILED)
-    return fail (l->req, DUMPER_E_NOMEM, "cannot allocate the mark bitmap",
-                 errno);
+    return fail_file (l->req, DUMPER_E_NOMEM,
+                      "cannot allocate the mark bitmap", errno);
   l->marks = marks;
   return DUMPER_OK;
 }
@@ -965,7 +969,8 @@ restore_statics (struct load *l)
   l->entries = restore (&l->view, l->place.base, &l->tables, &l->exe, l->req,
                         &l->stats);
   if (l->entries == NULL)
-    return fail (l->req, DUMPER_E_NOMEM, "out of memory for the registry", 0);
+    return fail_file (l->req, DUMPER_E_NOMEM,
+                      "out of memory for the registry", 0);
   free_tables (&l->tables);
   memset (&l->tables, 0, sizeof l->tables);
   l->t_restore = pdump_now ();

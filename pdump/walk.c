@@ -44,6 +44,8 @@
 /* ------------------------------------------------------------------ */
 /* Errors.  */
 
+/* Record the walk's first failure: a later one (a caller reporting an
+   error its callee already described) changes nothing.  */
 static enum dumper_status
 fail (struct pdump_walk *w, enum dumper_status status, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
@@ -516,6 +518,128 @@ record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
   return true;
 }
 
+/* Copy LENGTH bytes from SRC to the end of COLD, aligned to ALIGN; an
+   empty block still gets a byte, so it has an address of its own.  Sets
+   *AT to the copy's walk-time offset (cold-biased) and returns the copy,
+   or NULL after failing.  */
+static unsigned char *
+cold_copy (struct pdump_walk *w, const void *src, uint64_t length,
+           uint64_t align, uint64_t *at)
+{
+  uint64_t cold_at;
+  unsigned char *copy = cold_place (w, length ? length : 1, align, &cold_at);
+  if (copy == NULL)
+    return NULL;
+  if (length)
+    memcpy (copy, src, length);
+  *at = cold_at + PDUMP_COLD_BIAS;
+  return copy;
+}
+
+/* An object met again, whose visited-map value is SEEN: it must be met
+   as the same TYPE.  Sets *OFFSET to its walk-time offset.  */
+static bool
+revisit (struct pdump_walk *w, uint64_t seen, uint32_t type,
+         size_t field_offset, uint64_t *offset)
+{
+  uint32_t seen_type = (uint32_t) (seen & VISITED_TYPE_MASK);
+  if (seen_type != type)
+    {
+      char problem[256];
+      snprintf (problem, sizeof problem, "points to an object reached "
+                "earlier as type `%s', here as type `%s'",
+                type_name (w, seen_type), type_name (w, type));
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
+  *offset = seen_type == PDUMP_TYPE_BYTES
+            ? w->blocks[seen >> VISITED_SHIFT].offset
+            : visited_offset (seen);
+  return true;
+}
+
+/* A new object of TYPE at ADDRESS: its type must be the description's,
+   its size sane and all of it in the heap.  Returns the type's
+   description and sets *SIZE, or NULL after failing.  */
+static const struct dumper_type *
+admit (struct pdump_walk *w, uintptr_t address, uint32_t type,
+       size_t field_offset, uint64_t *size)
+{
+  if ((int) type >= w->heap->type_count)
+    {
+      char problem[128];
+      snprintf (problem, sizeof problem, "header_type returned %u, not a "
+                "type of the heap description", type);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return NULL;
+    }
+  const struct dumper_type *t = &w->heap->types[type];
+  *size = t->size ((const void *) address);
+  if (*size == 0 || *size > MAX_OBJECT_SIZE)
+    {
+      char problem[192];
+      snprintf (problem, sizeof problem, "points to a `%s' whose size "
+                "function returned %" PRIu64, t->name, *size);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return NULL;
+    }
+  char why[192];
+  if (locate (w, address, *size, why, sizeof why) != IN_HEAP)
+    {
+      char problem[320];
+      snprintf (problem, sizeof problem, "a `%s' of %" PRIu64 " bytes at "
+                "0x%" PRIxPTR " %s", t->name, *size, address, why);
+      fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
+      return NULL;
+    }
+  return t;
+}
+
+/* Give the object of TYPE (SIZE bytes at ADDRESS, which has pointers) its
+   place at the end of HOT and queue it: its bytes are copied and its
+   fields encoded when the stack reaches it.  */
+static bool
+place_hot (struct pdump_walk *w, uintptr_t address, uint32_t type,
+           uint64_t size, uint64_t *at)
+{
+  *at = align_up (w->hot.size, w->object_align);
+  if (!buf_reserve (&w->hot, *at + size - w->hot_base)
+      || !bits_reserve (w, *at + size))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
+            w->object_count);
+      return false;
+    }
+  w->hot.size = *at + size;
+  w->hot_object_count++;
+  struct pdump_work item = { (const void *) address, *at, type,
+                             (uint32_t) w->object_count, size };
+  if (!stack_push (w, &item))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the walk stack");
+      return false;
+    }
+  return true;
+}
+
+/* Copy the pointer-free object of type T (number TYPE, SIZE bytes at
+   ADDRESS) to COLD now, let its fixup adjust the copy, and lint it.  */
+static bool
+place_cold (struct pdump_walk *w, uintptr_t address,
+            const struct dumper_type *t, uint32_t type, uint64_t size,
+            uint64_t *at)
+{
+  unsigned char *copy = cold_copy (w, (const void *) address, size,
+                                   w->object_align, at);
+  if (copy == NULL)
+    return false;
+  if (t->fixup)
+    t->fixup ((const void *) address, copy);
+  w->cold_object_count++;
+  lint_object (w, (uint32_t) w->object_count, type, copy, size, UINT64_MAX);
+  return w->status == DUMPER_OK;
+}
+
 /* The walk-time offset of the object of type TYPE at ADDRESS (already
    located IN_HEAP), giving it a place in the image if it has none.
    Returns false on error (w->status set).  */
@@ -528,93 +652,15 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   if (entry == NULL)
     return false;
   if (!added)
-    {
-      uint64_t seen = *entry;
-      uint32_t seen_type = (uint32_t) (seen & VISITED_TYPE_MASK);
-      if (seen_type != type)
-        {
-          char problem[256];
-          snprintf (problem, sizeof problem, "points to an object reached "
-                    "earlier as type `%s', here as type `%s'",
-                    type_name (w, seen_type), type_name (w, type));
-          fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
-          return false;
-        }
-      *offset = seen_type == PDUMP_TYPE_BYTES
-                ? w->blocks[seen >> VISITED_SHIFT].offset
-                : visited_offset (seen);
-      return true;
-    }
-  if ((int) type >= w->heap->type_count)
-    {
-      char problem[128];
-      snprintf (problem, sizeof problem, "header_type returned %u, not a "
-                "type of the heap description", type);
-      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
-      return false;
-    }
-  const struct dumper_type *t = &w->heap->types[type];
-  uint64_t size = t->size ((const void *) address);
-  char why[192];
-  if (size == 0 || size > MAX_OBJECT_SIZE)
-    {
-      char problem[192];
-      snprintf (problem, sizeof problem, "points to a `%s' whose size "
-                "function returned %" PRIu64, t->name, size);
-      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
-      return false;
-    }
-  if (locate (w, address, size, why, sizeof why) != IN_HEAP)
-    {
-      char problem[320];
-      snprintf (problem, sizeof problem, "a `%s' of %" PRIu64 " bytes at "
-                "0x%" PRIxPTR " %s", t->name, size, address, why);
-      fail_field (w, DUMPER_E_FOREIGN_POINTER, field_offset, problem);
-      return false;
-    }
-  if (w->object_count >= UINT32_MAX - 1)
-    {
-      fail (w, DUMPER_E_NOMEM, "more than 4 billion objects");
-      return false;
-    }
-
-  uint32_t index = (uint32_t) w->object_count;
+    return revisit (w, *entry, type, field_offset, offset);
+  uint64_t size;
+  const struct dumper_type *t = admit (w, address, type, field_offset, &size);
+  if (t == NULL)
+    return false;
   uint64_t at;
-  if (t->trace)
-    {
-      at = align_up (w->hot.size, w->object_align);
-      if (!buf_reserve (&w->hot, at + size - w->hot_base)
-          || !bits_reserve (w, at + size))
-        {
-          fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
-                w->object_count);
-          return false;
-        }
-      w->hot.size = at + size;
-      w->hot_object_count++;
-      struct pdump_work item = { (const void *) address, at, type, index, size };
-      if (!stack_push (w, &item))
-        {
-          fail (w, DUMPER_E_NOMEM, "out of memory for the walk stack");
-          return false;
-        }
-    }
-  else
-    {
-      /* Pointer-free: copy it now.  */
-      uint64_t cold_at;
-      unsigned char *copy = cold_place (w, size, w->object_align, &cold_at);
-      if (copy == NULL)
-        return false;
-      memcpy (copy, (const void *) address, size);
-      if (t->fixup)
-        t->fixup ((const void *) address, copy);
-      w->cold_object_count++;
-      at = cold_at + PDUMP_COLD_BIAS;
-      lint_object (w, index, type, copy, size, UINT64_MAX);
-      if (w->status != DUMPER_OK)
-        return false;
-    }
+  if (!(t->trace ? place_hot (w, address, type, size, &at)
+        : place_cold (w, address, t, type, size, &at)))
+    return false;
   if (!record_object (w, entry, type, size, at))
     return false;
   *offset = at;
@@ -777,18 +823,11 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
       *kind = VALUE_IMAGE;
       return true;
     }
-  /* An empty block still gets a byte, so it has an address of its own.  */
-  size_t stored = length ? length : 1;
   uint64_t at;
-  unsigned char *copy = cold_place (w, stored, PDUMP_ALIGN, &at);
-  if (copy == NULL)
+  if (cold_copy (w, (const void *) value, length, PDUMP_ALIGN, &at) == NULL
+      || !record_object (w, entry, PDUMP_TYPE_BYTES, length, at))
     return false;
-  if (length)
-    memcpy (copy, (const void *) value, length);
-  if (!record_object (w, entry, PDUMP_TYPE_BYTES, length,
-                      at + PDUMP_COLD_BIAS))
-    return false;
-  *encoded = at + PDUMP_COLD_BIAS;
+  *encoded = at;
   *kind = VALUE_IMAGE;
   return true;
 }

@@ -22,8 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Print "dumper-migrate: PATH: WHAT: strerror (ERR)"; false.  */
 static bool
-fail (const char *path, const char *what, int err)
+report_error (const char *path, const char *what, int err)
 {
   fprintf (stderr, "dumper-migrate: %s: %s: %s\n", path, what, strerror (err));
   return false;
@@ -72,9 +73,9 @@ make_backup (const char *path, mode_t mode)
   char *backup = migrate_xasprintf ("%s.orig", path);
   bool ok = true;
   if (unlink (backup) != 0 && errno != ENOENT)
-    ok = fail (backup, "cannot replace the old backup", errno);
+    ok = report_error (backup, "cannot replace the old backup", errno);
   else if (link (path, backup) != 0 && !copy_file (path, backup, mode))
-    ok = fail (backup, "cannot write the backup", errno);
+    ok = report_error (backup, "cannot write the backup", errno);
   free (backup);
   return ok;
 }
@@ -84,18 +85,19 @@ migrate_fix_write (const char *path, const char *text, size_t len, bool backup)
 {
   struct stat st;
   if (stat (path, &st) != 0)
-    return fail (path, "cannot stat", errno);
+    return report_error (path, "cannot stat", errno);
   struct common_atomic out;
   int err = common_atomic_begin (&out, path, "migrate", st.st_mode, true);
   if (err != 0)
-    return fail (path, "cannot create a temporary file beside it", err);
+    return report_error (path, "cannot create a temporary file beside it",
+                         err);
   err = common_atomic_write (&out, text, len);
   if (err != 0)
     common_atomic_abort (&out);
   else
     err = common_atomic_finish (&out);
   if (err != 0)
-    return fail (path, "cannot write the new text", err);
+    return report_error (path, "cannot write the new text", err);
   if (backup && !make_backup (path, st.st_mode))
     {
       common_atomic_abort (&out);
@@ -103,7 +105,8 @@ migrate_fix_write (const char *path, const char *text, size_t len, bool backup)
     }
   err = common_atomic_rename (&out);
   if (err != 0)
-    return fail (path, strcmp (out.step, "rename") == 0
-                 ? "cannot replace it" : "cannot sync its directory", err);
+    return report_error (path, strcmp (out.step, "rename") == 0
+                               ? "cannot replace it"
+                               : "cannot sync its directory", err);
   return true;
 }
