@@ -30,6 +30,13 @@ case $BACKEND in
     finish ;;
 esac
 
+# The fields of toyhost's struct bad (tests/pdump/toyheap.h): an 8-byte
+# header, then words a, b, pointers p and bytes, a uint64_t length and
+# fn.  With 8-byte words: +8 +16 +24 +32 (+40) +48; with 4-byte words:
+# +8 +12 +16 +20 (+24) +32.
+W=${WORD_SIZE:-8}
+AT_A=8 AT_B=$((8 + W)) AT_P=$((8 + 2 * W)) AT_BYTES=$((8 + 3 * W)) AT_FN=$((16 + 4 * W))
+
 # refused SCENARIO STATUS WORDS...: a dump with --bad SCENARIO exits
 # STATUS, says each of WORDS, and leaves no file.
 refused () {
@@ -46,22 +53,22 @@ refused () {
   pass
 }
 
-refused interior 96 "type \`bad'" "field at +16" "points 8 bytes into the" \
+refused interior 96 "type \`bad'" "field at +$AT_B" "points 8 bytes into the" \
   "dumper_alloc block at 0x" "not to its start"
-refused interior-ptr 96 "type \`bad'" "field at +24" "points 16 bytes into"
-refused malloc 90 "type \`bad'" "field at +24" "the pointer 0x" \
+refused interior-ptr 96 "type \`bad'" "field at +$AT_P" "points 16 bytes into"
+refused malloc 90 "type \`bad'" "field at +$AT_P" "the pointer 0x" \
   "is not memory from dumper_alloc" "malloc"
-refused malloc-word 90 "field at +8" "the word 0x" "is not memory from dumper_alloc"
-refused malloc-bytes 90 "field at +32" "the byte block pointer 0x" \
+refused malloc-word 90 "field at +$AT_A" "the word 0x" "is not memory from dumper_alloc"
+refused malloc-bytes 90 "field at +$AT_BYTES" "the byte block pointer 0x" \
   "is not memory from dumper_alloc"
 for layout in word immediate exe ptr bytes mixed; do
   refused twice-$layout 91 "type \`bad'" "reported the same field twice"
 done
 
-refused exe-undeclared 95 "type \`bad'" "field at +8" "points into the executable" \
+refused exe-undeclared 95 "type \`bad'" "field at +$AT_A" "points into the executable" \
   "DUMPER_DECLARE_OBJECTS"
-refused exe-interior 96 "type \`bad'" "field at +8" "points 8 bytes into element 1 of builtins"
-refused code-undeclared 95 "type \`bad'" "field at +48" "not a declared code target" \
+refused exe-interior 96 "type \`bad'" "field at +$AT_A" "points 8 bytes into element 1 of builtins"
+refused code-undeclared 95 "type \`bad'" "field at +$AT_FN" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
 
 # A C function pointer in a heap object, reported with dumper_trace_code
@@ -113,7 +120,7 @@ begin "a forgotten code pointer is reported at dump time (warning)"
 out=`"$TOY" --bad code $DUMP --output "$T/code.pdmp" 2>&1`
 st=$?
 case "$st:$out" in
-  0:*"type \`bad'"*"field at +48"*"unreported word 0x"*"executable's code"*) pass ;;
+  0:*"type \`bad'"*"field at +$AT_FN"*"unreported word 0x"*"executable's code"*) pass ;;
   *) fail "status $st: $out" ;;
 esac
 
@@ -121,7 +128,7 @@ begin "an unreported heap address is reported at dump time (warning)"
 out=`"$TOY" --bad heapword $DUMP --output "$T/hw.pdmp" 2>&1`
 st=$?
 case "$st:$out" in
-  0:*"field at +16"*"is an address in the heap"*) pass ;;
+  0:*"field at +$AT_B"*"is an address in the heap"*) pass ;;
   *) fail "status $st: $out" ;;
 esac
 
@@ -129,7 +136,7 @@ begin "with dumper_set_strict_lint, a forgotten code pointer fails the dump (91)
 out=`"$TOY" --bad code --strict $DUMP --output "$T/strict.pdmp" 2>&1`
 st=$?
 case "$st:$out" in
-  91:*"field at +48"*"executable's code"*"strict"*)
+  91:*"field at +$AT_FN"*"executable's code"*"strict"*)
     [ ! -e "$T/strict.pdmp" ] && pass || fail "the image was written" ;;
   *) fail "status $st: $out" ;;
 esac

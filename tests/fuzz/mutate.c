@@ -122,6 +122,8 @@ parse (struct image *im)
       im->s[s.kind] = s;
       im->table_index[s.kind] = i;
     }
+  if (im->h.word_size != 4 && im->h.word_size != 8)
+    die ("word size neither 4 nor 8");
   im->tag_mask = (UINT64_C (1) << im->h.tag_bits) - 1;
   uint64_t align = (UINT64_C (1) << im->h.tag_bits) > PDUMP_ALIGN
                    ? UINT64_C (1) << im->h.tag_bits : PDUMP_ALIGN;
@@ -175,16 +177,31 @@ object_size (const struct image *im, uint64_t n)
   return end - im->starts[n];
 }
 
+/* HOT words have the image's word size (header word_size, 4 or 8):
+   the mutator runs on the build's own images, whatever its word size.  */
 static uint64_t
 hot_words (const struct image *im)
 {
-  return im->s[PDUMP_SECTION_HOT].size / 8;
+  return im->s[PDUMP_SECTION_HOT].size / im->h.word_size;
 }
 
-static uint64_t *
-hot_word (struct image *im, uint64_t w)
+/* HOT word W, zero-extended to 64 bits; the image's byte order is the
+   host's (little-endian, like put).  */
+static uint64_t
+hot_word (const struct image *im, uint64_t w)
 {
-  return (uint64_t *) (im->bytes + im->s[PDUMP_SECTION_HOT].offset + w * 8);
+  uint64_t value = 0;
+  memcpy (&value, im->bytes + im->s[PDUMP_SECTION_HOT].offset + w * im->h.word_size,
+          im->h.word_size);
+  return value;
+}
+
+/* Store VALUE, truncated to the word size, in HOT word W.  */
+static void
+set_hot_word (struct image *im, uint64_t w, uint64_t value)
+{
+  memcpy (im->bytes + im->s[PDUMP_SECTION_HOT].offset + w * im->h.word_size,
+          &value, im->h.word_size);
 }
 
 static bool
@@ -204,15 +221,68 @@ set_reloc_bit (struct image *im, uint64_t w, bool on)
     bits[w / 8] &= (unsigned char) ~(1u << (w % 8));
 }
 
+/* Whether the word list of section KIND (RELOC_EXE, RELOC_CODE) names
+   HOT word W.  */
 static bool
-in_exe_list (const struct image *im, uint64_t w)
+in_word_list (const struct image *im, enum pdump_section_kind kind, uint64_t w)
 {
-  const unsigned char *list = im->bytes + im->s[PDUMP_SECTION_RELOC_EXE].offset;
-  for (uint64_t i = 0; i < im->s[PDUMP_SECTION_RELOC_EXE].count; i++)
+  const unsigned char *list = im->bytes + im->s[kind].offset;
+  for (uint64_t i = 0; i < im->s[kind].count; i++)
     {
       uint32_t x;
       memcpy (&x, list + i * 4, 4);
       if (x == w)
+        return true;
+    }
+  return false;
+}
+
+static bool
+in_exe_list (const struct image *im, uint64_t w)
+{
+  return in_word_list (im, PDUMP_SECTION_RELOC_EXE, w);
+}
+
+/* The object whose bytes hold file offset AT (the last one starting at
+   or before it), or -1.  */
+static int64_t
+object_containing (const struct image *im, uint64_t at)
+{
+  uint64_t lo = 0, hi = im->object_count;
+  while (lo < hi)
+    {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (im->starts[mid] <= at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 ? (int64_t) lo - 1 : -1;
+}
+
+/* Whether HOT word W's place in its object (the same offset from the
+   object's start) holds a pointer in some object of its type: a
+   relocation bit, a RELOC_EXE or a RELOC_CODE entry there.  True when
+   W lies in no object.  */
+static bool
+pointer_place (const struct image *im, uint64_t w)
+{
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].offset;
+  uint64_t at = hot + w * im->h.word_size;
+  int64_t n = object_containing (im, at);
+  if (n < 0)
+    return true;
+  uint64_t place = at - im->starts[n];
+  for (uint64_t i = 0; i < im->object_count; i++)
+    {
+      if (im->types[i] != im->types[n] || im->starts[i] < hot
+          || object_size (im, i) <= place)
+        continue;
+      uint64_t other = (im->starts[i] + place - hot) / im->h.word_size;
+      if (other >= hot_words (im))
+        continue;
+      if (reloc_bit (im, other) || in_exe_list (im, other)
+          || in_word_list (im, PDUMP_SECTION_RELOC_CODE, other))
         return true;
     }
   return false;
@@ -272,7 +342,7 @@ mutate_reloc (struct image *im, const char *kind, char *what, size_t what_size)
       if (reloc_bit (im, w) || in_exe_list (im, w))
         continue;
       chosen = w;
-      uint64_t v = *hot_word (im, w);
+      uint64_t v = hot_word (im, w);
       if (v >= lo && v < hi)
         break;
     }
@@ -281,7 +351,7 @@ mutate_reloc (struct image *im, const char *kind, char *what, size_t what_size)
   set_reloc_bit (im, chosen, true);
   adjust_reloc_count (im, 1);
   snprintf (what, what_size, "set a relocation on plain HOT word %" PRIu64
-            " (value 0x%" PRIx64 ")", chosen, *hot_word (im, chosen));
+            " (value 0x%" PRIx64 ")", chosen, hot_word (im, chosen));
   return "structural";
 }
 
@@ -293,19 +363,20 @@ mutate_pointer (struct image *im, const char *kind, char *what, size_t what_size
       uint64_t w;
       if (!pick_relocated (im, &w))
         return NULL;
-      uint64_t *p = hot_word (im, w);
-      uint64_t tag = *p & im->tag_mask;
+      uint64_t value = hot_word (im, w);
+      uint64_t tag = value & im->tag_mask;
       /* Relocated words hold addresses at the preferred base.  */
-      int64_t target = object_at (im, *p - tag - im->h.preferred_base);
+      int64_t target = object_at (im, value - tag - im->h.preferred_base);
       if (target < 0)
         continue;
       if (strcmp (kind, "interior") == 0)
         {
           uint64_t size = object_size (im, (uint64_t) target);
-          if (size <= 8)
+          uint64_t word_size = im->h.word_size;
+          if (size <= word_size)
             continue;
-          uint64_t inside = 8 * (1 + below ((size - 1) / 8));
-          *p += inside;
+          uint64_t inside = word_size * (1 + below ((size - 1) / word_size));
+          set_hot_word (im, w, value + inside);
           snprintf (what, what_size, "HOT word %" PRIu64 " now points %" PRIu64
                     " bytes into object %" PRId64, w, inside, target);
         }
@@ -314,7 +385,7 @@ mutate_pointer (struct image *im, const char *kind, char *what, size_t what_size
           uint64_t other = below (im->tag_mask);
           if (other >= tag)
             other++;
-          *p = *p - tag + other;
+          set_hot_word (im, w, value - tag + other);
           snprintf (what, what_size, "HOT word %" PRIu64 " tag %" PRIu64
                     " -> %" PRIu64 " (object %" PRId64 ")", w, tag, other, target);
         }
@@ -505,11 +576,10 @@ mutate_exe (struct image *im, char *what, size_t what_size)
   uint64_t i = below (es->count);
   uint32_t w;
   memcpy (&w, im->bytes + es->offset + i * 4, 4);
-  uint64_t *p = hot_word (im, w);
-  uint64_t old = *p;
-  *p += 8;
+  uint64_t old = hot_word (im, w);
+  set_hot_word (im, w, old + 8);
   snprintf (what, what_size, "HOT word %u, relocated against the executable, "
-            "0x%" PRIx64 " -> 0x%" PRIx64, w, old, *p);
+            "0x%" PRIx64 " -> 0x%" PRIx64, w, old, hot_word (im, w));
   return "structural";
 }
 
@@ -525,18 +595,20 @@ mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
   memcpy (&w, list + i * 4, 4);
   if (strcmp (kind, "code") == 0)
     {
-      uint64_t *p = hot_word (im, w);
-      uint64_t old = *p;
-      *p = (UINT64_C (1) << 20) + below (UINT64_C (1) << 40);
+      uint64_t old = hot_word (im, w);
+      /* Far beyond any table, and inside the word (2^20 .. 2^40 with
+         8-byte words, 2^20 .. 2^28 with 4-byte words).  */
+      unsigned range_bits = im->h.word_size == 8 ? 40 : 28;
+      set_hot_word (im, w, (UINT64_C (1) << 20) + below (UINT64_C (1) << range_bits));
       snprintf (what, what_size, "code pointer at HOT word %u names declaration "
-                "%" PRIu64 " (was %" PRIu64 ")", w, *p, old);
+                "%" PRIu64 " (was %" PRIu64 ")", w, hot_word (im, w), old);
       return "structural";
     }
   memmove (list + i * 4, list + (i + 1) * 4, (size_t) (cs->count - i - 1) * 4);
   memset (list + (cs->count - 1) * 4, 0, 4);
   adjust_list (im, PDUMP_SECTION_RELOC_CODE, -1);
   snprintf (what, what_size, "removed RELOC_CODE entry %" PRIu64 ": HOT word "
-            "%u keeps the number %" PRIu64, i, w, *hot_word (im, w));
+            "%u keeps the number %" PRIu64, i, w, hot_word (im, w));
   return "structural";
 }
 
@@ -579,10 +651,11 @@ mutate_flip (struct image *im, char *what, size_t what_size)
           cls = "structural";
           break;
         }
-      uint64_t w = (at - hot) / 8;
-      uint64_t before, after;
-      memcpy (&before, original + hot + w * 8, 8);
-      memcpy (&after, im->bytes + hot + w * 8, 8);
+      uint64_t word_size = im->h.word_size;
+      uint64_t w = (at - hot) / word_size;
+      uint64_t before = 0, after = 0;
+      memcpy (&before, original + hot + w * word_size, word_size);
+      memcpy (&after, im->bytes + hot + w * word_size, word_size);
       if (in_exe_list (im, w))
         {
           cls = "structural";
@@ -591,16 +664,23 @@ mutate_flip (struct image *im, char *what, size_t what_size)
       if (!reloc_bit (im, w))
         {
           /* A plain word stays data unless its tag bits or a zero
-             (a null raw pointer) changed.  */
-          if (before == 0 || ((before ^ after) & im->tag_mask))
+             (a null raw pointer) changed.  With 4-byte words a 64-bit
+             data field (a length, a double) is two words, and its zero
+             high half is no null pointer: there, a word whose place in
+             its object holds a pointer in no object of its type is
+             data.  8-byte words keep the plain rule.  */
+          if ((before == 0 || ((before ^ after) & im->tag_mask))
+              && (im->h.word_size == 8 || pointer_place (im, w)))
             {
               cls = "structural";
               break;
             }
           continue;
         }
-      int64_t old_target = object_at (im, before - (before & im->tag_mask));
-      int64_t new_target = object_at (im, after - (after & im->tag_mask));
+      /* Relocated words hold addresses at the preferred base.  */
+      uint64_t base = im->h.preferred_base;
+      int64_t old_target = object_at (im, before - (before & im->tag_mask) - base);
+      int64_t new_target = object_at (im, after - (after & im->tag_mask) - base);
       if ((before & im->tag_mask) == (after & im->tag_mask) && old_target >= 0
           && new_target >= 0 && im->types[old_target] == im->types[new_target])
         cls = "retarget";

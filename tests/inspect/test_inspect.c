@@ -95,16 +95,22 @@ add_object (struct fixture *f, bool hot, uint32_t type, uint64_t size)
   return (hot ? HOT_AT : COLD_AT) + at;
 }
 
+/* HOT words have this build's word size (the inspector reads images of
+   its own word size only).  The fixture's objects keep the same byte
+   sizes and field offsets (multiples of 8) with either word size; only
+   the word indexes differ.  */
+#define WORD PDUMP_WORD_SIZE
+
 static void
 set_word (struct fixture *f, uint64_t offset, uint64_t value)
 {
-  memcpy (f->bytes + offset, &value, 8);
+  memcpy (f->bytes + offset, &value, WORD);   /* little-endian hosts */
 }
 
 static void
 relocate_image (struct fixture *f, uint64_t offset, uint64_t value)
 {
-  uint64_t w = (offset - HOT_AT) / 8;
+  uint64_t w = (offset - HOT_AT) / WORD;
   set_word (f, offset, value);
   f->bytes[RELOC_IMAGE_AT + w / 8] |= (unsigned char) (1u << (w % 8));
   section (f, PDUMP_SECTION_RELOC_IMAGE)->count++;
@@ -170,7 +176,7 @@ image_with_tag_bits (unsigned tag_bits)
   set_word (f, vec, 2u << 3);                 /* header: an immediate */
   relocate_image (f, vec + 8, pair + 1);
   set_word (f, vec + 16, 0x2040 + 4);         /* executable, tag 4 */
-  uint32_t exe_word = (uint32_t) ((vec + 16 - HOT_AT) / 8);
+  uint32_t exe_word = (uint32_t) ((vec + 16 - HOT_AT) / WORD);
   memcpy (f->bytes + RELOC_EXE_AT, &exe_word, 4);
   section (f, PDUMP_SECTION_RELOC_EXE)->count = 1;
   section (f, PDUMP_SECTION_RELOC_EXE)->size = 4;
@@ -456,10 +462,14 @@ static void
 test_graph_word_outside_objects (void **state)
 {
   (void) state;
-  /* 16-byte alignment: padding after the 24-byte vec, HOT word 3.  */
+  /* 16-byte alignment: padding after the 24-byte vec, HOT word 3
+     (word 6 with 4-byte words).  */
   struct fixture *f = image_with_tag_bits (4);
-  f->bytes[RELOC_IMAGE_AT] |= 1 << 3;
-  expect_graph_corrupt (f, "no object holds relocated HOT word 3");
+  unsigned padding_word = (unsigned) (24 / WORD);
+  f->bytes[RELOC_IMAGE_AT] |= (unsigned char) (1u << padding_word);
+  char words[64];
+  snprintf (words, sizeof words, "no object holds relocated HOT word %u", padding_word);
+  expect_graph_corrupt (f, words);
 }
 
 static void
@@ -468,7 +478,10 @@ test_graph_target_not_an_object (void **state)
   (void) state;
   struct fixture *f = small_image ();
   set_word (f, HOT_AT + 8, HOT_AT + 24 + 8);   /* the middle of the pair */
-  expect_graph_corrupt (f, "no object is the target of HOT word 1");
+  char words[64];
+  snprintf (words, sizeof words, "no object is the target of HOT word %u",
+            (unsigned) (8 / WORD));
+  expect_graph_corrupt (f, words);
 }
 
 static void

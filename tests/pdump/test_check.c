@@ -203,14 +203,14 @@ test_preferred_base (void **state)
       build (&im);
       struct pdump_header *h = (struct pdump_header *) im.bytes;
       h->preferred_base = preferred;
-      uint64_t *hot = (uint64_t *) (im.bytes + PAGE);
+      pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
       hot[1] += preferred;
       hot[3] += preferred;
       if (at_preferred == 2)
         hot[3] -= preferred;          /* an offset: below the range */
       reseal (&im);
       assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
-      uint64_t before[HOT_WORDS];
+      pdump_word before[HOT_WORDS];
       memcpy (before, hot, sizeof before);
       uintptr_t base = at_preferred ? preferred : 0x7000000;
       uint64_t images, exes;
@@ -230,9 +230,9 @@ test_preferred_base (void **state)
       assert_int_equal (images, 2);
       assert_int_equal (hot[1], base + PAGE + 17);
       assert_int_equal (hot[3], base + 2 * PAGE);
-      assert_int_equal (hot[5], 0x555500000000 + 0x1000);
+      assert_int_equal (hot[5], bias + 0x1000);
       if (at_preferred)
-        assert_memory_equal (hot, before, 5 * 8);
+        assert_memory_equal (hot, before, 5 * PDUMP_WORD_SIZE);
       free (im.bytes);
     }
 }

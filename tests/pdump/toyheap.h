@@ -56,7 +56,11 @@ struct bad
   void (*fn) (void);
 };
 
-struct builtin { const char *name; int arity; };
+/* 16 bytes with either word size (the alignment pads i386's 8), so a
+   tagged word (3 tag bits) can point 8 bytes into an element, keeping
+   its tag: refuse.sh's --bad exe-interior and the mutator's `exe' kind
+   (trust.sh) need an inside that is not the next element.  */
+struct builtin { _Alignas (16) const char *name; int arity; };
 /* ------------------------------------------------------------------ */
 /* The heap description.  */
 

@@ -13,12 +13,16 @@
 # one; else a sibling of HERE -- HERE's name with its mode swapped
 # (build/pdumper -> build/none, build/test-pdumper -> build/test-none),
 # then test-MODE, then MODE; else NEWDIR, configured --with-dumper=MODE.
-# A directory counts only when its Makefile says BACKEND = MODE and its
-# srcdir is SRCDIR.  The programs dumper-compare runs there (host/dlisp,
+# A directory counts only when its Makefile says BACKEND = MODE, its
+# srcdir is SRCDIR and its MACHINE is HERE's (an i386 build never pairs
+# with an x86_64 one).  A cross build (HERE configured with --host) gets
+# no NEWDIR: configure there would build for this machine; scripts/
+# test-arch builds every mode for the other target instead.  The programs dumper-compare runs there (host/dlisp,
 # host/dlisp-bare, and bench/pdump-floor and tools/dumper-embed for
 # pdumper) are brought up to date; their build log is
 # MODE-compare-build.log in the directory.
-# Exit status: 0, or 1 with the reason on stderr.
+# Exit status: 0; 2 when HERE is a cross build and no build of MODE for
+# its target exists; 1 otherwise, with the reason on stderr.
 
 SRCDIR=`cd "$1" && pwd` || exit 1
 HERE=`cd "$2" && pwd` || exit 1
@@ -36,6 +40,12 @@ is_build () {
   backend=`sed -n 's/^BACKEND = //p' "$1/Makefile"`
   src=`sed -n 's/^srcdir = //p' "$1/Makefile"`
   [ "$backend" = "$MODE" ] || return 1
+  # MACHINE is new in Makefile.in: a Makefile not yet regenerated has
+  # none, and then its word size decides.
+  machine=`sed -n 's/^MACHINE = //p' "$1/Makefile"`
+  [ -z "$machine" ] || [ -z "$here_machine" ] || [ "$machine" = "$here_machine" ] \
+    || return 1
+  [ "`sed -n 's/^WORD_SIZE = //p' "$1/Makefile"`" = "$here_word_size" ] || return 1
   src=`cd "$1" && cd "$src" 2>/dev/null && pwd`
   [ "$src" = "$SRCDIR" ]
 }
@@ -43,6 +53,8 @@ is_build () {
 found=
 parent=`dirname "$HERE"`
 here_mode=`sed -n 's/^BACKEND = //p' "$HERE/Makefile" 2>/dev/null`
+here_machine=`sed -n 's/^MACHINE = //p' "$HERE/Makefile" 2>/dev/null`
+here_word_size=`sed -n 's/^WORD_SIZE = //p' "$HERE/Makefile" 2>/dev/null`
 swapped=
 case `basename "$HERE"` in
   *"$here_mode"*)
@@ -59,6 +71,12 @@ if [ -z "$found" ]; then
   if [ -z "$NEWDIR" ]; then
     echo "builds.sh: no build --with-dumper=$MODE beside $HERE" >&2
     exit 1
+  fi
+  if "$HERE/config.status" --config 2>/dev/null | grep -q -- "--host="; then
+    echo "builds.sh: no build --with-dumper=$MODE for $here_machine beside $HERE," \
+      "and $HERE is a cross build (configure --host): build every mode for" \
+      "that target first (sh scripts/test-arch ARCH none pdumper unexec)" >&2
+    exit 2
   fi
   echo "builds.sh: configuring $NEWDIR --with-dumper=$MODE" >&2
   mkdir -p "$NEWDIR" || exit 1

@@ -104,6 +104,22 @@ compare_plot (const char *path, const struct compare_results *r, const char *wor
                      "set GNUPLOT)", gnuplot, strerror (errno));
       return COMPARE_EXIT_UNAVAILABLE;
     }
+  /* POSIX lets posix_spawn succeed and the child exit with status 127
+     when the exec fails (qemu-user does so: its vfork is a fork), so
+     127 with nothing logged is a gnuplot that could not be run.  */
+  if (p.signal == 0 && p.exit_status == 127)
+    {
+      char *text = compare_read_file (log, NULL);
+      bool silent = text == NULL || *text == '\0';
+      free (text);
+      if (silent)
+        {
+          compare_error ("--plot: cannot run %s (exit status 127: not found or not "
+                         "executable; install the Debian package gnuplot-nox, or "
+                         "set GNUPLOT)", gnuplot);
+          return COMPARE_EXIT_UNAVAILABLE;
+        }
+    }
   if (!compare_proc_ok (&p))
     {
       char how[96];
