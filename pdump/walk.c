@@ -165,23 +165,23 @@ align_up (uint64_t n, uint64_t alignment)
   return (n + alignment - 1) & ~(alignment - 1);
 }
 
-/* Make room in the HOT word bitmaps for HOT_BYTES of HOT: image
+/* Make room in area A's word bitmaps for its first BYTES bytes: image
    relocations, executable (and code) relocations, and every word a
    trace reported (to catch a field reported twice before its encoded
    value is read back, and for the lint of unreported words).  All three
    are the same size.  */
 static bool
-bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
+bits_reserve (struct pdump_hot_area *a, uint64_t area_bytes)
 {
-  size_t words = (size_t) ((hot_bytes / PDUMP_WORD_SIZE + 63) / 64);
-  if (words <= w->image_bits_words)
+  size_t words = (size_t) ((area_bytes / PDUMP_WORD_SIZE + 63) / 64);
+  if (words <= a->bits_words)
     return true;
-  size_t capacity = w->image_bits_words ? w->image_bits_words : 1024;
+  size_t capacity = a->bits_words ? a->bits_words : 1024;
   while (capacity < words)
     capacity *= 2;
-  size_t old_bytes = w->image_bits_words * sizeof (uint64_t);
+  size_t old_bytes = a->bits_words * sizeof (uint64_t);
   size_t bytes = capacity * sizeof (uint64_t);
-  uint64_t **maps[3] = { &w->image_bits, &w->exe_bits, &w->reported_bits };
+  uint64_t **maps[3] = { &a->image_bits, &a->exe_bits, &a->reported_bits };
   for (int k = 0; k < 3; k++)
     {
       uint64_t *grown = common_zrealloc (*maps[k], old_bytes, bytes, false);
@@ -199,15 +199,30 @@ bits_reserve (struct pdump_walk *w, uint64_t hot_bytes)
         }
       *maps[k] = grown;
     }
-  w->image_bits_words = capacity;
+  a->bits_words = capacity;
   return true;
 }
 
-static bool
-reported_p (const struct pdump_walk *w, uint64_t hot_offset)
+/* The area of HOT that walk offset AT lies in, and *REL, AT in it.  */
+static struct pdump_hot_area *
+area_of (struct pdump_walk *w, uint64_t at, uint64_t *rel)
 {
-  uint64_t word = hot_offset / PDUMP_WORD_SIZE;
-  return (w->reported_bits[word / 64] >> (word % 64)) & 1;
+  if (at >= PDUMP_GROUP_BIAS)
+    {
+      *rel = at - PDUMP_GROUP_BIAS;
+      return &w->group;
+    }
+  *rel = at;
+  return &w->hot;
+}
+
+static bool
+reported_p (struct pdump_walk *w, uint64_t hot_offset)
+{
+  uint64_t word;
+  const struct pdump_hot_area *a = area_of (w, hot_offset, &word);
+  word /= PDUMP_WORD_SIZE;
+  return (a->reported_bits[word / 64] >> (word % 64)) & 1;
 }
 
 static bool
@@ -334,8 +349,9 @@ objects_push (struct pdump_walk *w, uint32_t type, uint32_t parent,
                               ? w->object_capacity * 2 : 4096))
     return false;
   bool bytes = type == PDUMP_TYPE_BYTES;
-  struct pdump_buf *index = !bytes && w->heap->types[type].trace
-                            ? &w->index_hot : &w->index_cold;
+  struct pdump_buf *index = at >= PDUMP_COLD_BIAS ? &w->index_cold
+                            : at >= PDUMP_GROUP_BIAS ? &w->group.index
+                            : &w->hot.index;
   if (!buf_reserve (index, index->size + 20))
     return false;
   index->size += put_uleb (index->data + index->size, type);
@@ -367,13 +383,13 @@ pdump_walk_object_index (struct pdump_walk *w, size_t *size)
 {
   if (w->index_cold.size > 0)
     {
-      if (!buf_append (&w->index_hot, w->index_cold.data, w->index_cold.size))
+      if (!buf_append (&w->hot.index, w->index_cold.data, w->index_cold.size))
         return NULL;
       buf_free (&w->index_cold);
       memset (&w->index_cold, 0, sizeof w->index_cold);
     }
-  *size = w->index_hot.size;
-  return w->index_hot.data ? w->index_hot.data : (const unsigned char *) "";
+  *size = w->hot.index.size;
+  return w->hot.index.data ? w->hot.index.data : (const unsigned char *) "";
 }
 
 static bool
@@ -444,27 +460,32 @@ cold_place (struct pdump_walk *w, uint64_t size, uint64_t align, uint64_t *at)
    reference to it is answered from the map's slot alone (one cache miss
    instead of two): bits 0-15 its type (PDUMP_TYPE_BYTES for a byte
    block; the heap has fewer types, checked at the start), bit 16 set
-   when it is in COLD, bits 17-63 its offset in that section / 8
-   (objects are 8-aligned).  A byte block keeps its object number there
-   instead: a repeated block needs its length, from the object index.  */
+   when it is in COLD, bit 17 when in HOT's group area, bits 18-63 its
+   offset in that section or area / 8 (objects are 8-aligned).  A byte
+   block keeps its object number there instead: a repeated block needs
+   its length, from the object index.  */
 #define VISITED_TYPE_MASK UINT64_C (0xFFFF)
 #define VISITED_COLD (UINT64_C (1) << 16)
-#define VISITED_SHIFT 17
+#define VISITED_GROUP (UINT64_C (1) << 17)
+#define VISITED_SHIFT 18
 #define VISITED_MAX_OFFSET (UINT64_C (1) << (64 - VISITED_SHIFT + 3))
 
 static uint64_t
 visited_pack (uint32_t type, uint64_t walk_offset)
 {
-  uint64_t cold = walk_offset >= PDUMP_COLD_BIAS ? VISITED_COLD : 0;
-  uint64_t offset = cold ? walk_offset - PDUMP_COLD_BIAS : walk_offset;
-  return (offset / 8) << VISITED_SHIFT | cold | type;
+  uint64_t area = walk_offset >= PDUMP_COLD_BIAS ? VISITED_COLD
+                  : walk_offset >= PDUMP_GROUP_BIAS ? VISITED_GROUP : 0;
+  uint64_t offset = area == VISITED_COLD ? walk_offset - PDUMP_COLD_BIAS
+                    : area ? walk_offset - PDUMP_GROUP_BIAS : walk_offset;
+  return (offset / 8) << VISITED_SHIFT | area | type;
 }
 
 static uint64_t
 visited_offset (uint64_t value)
 {
   uint64_t offset = (value >> VISITED_SHIFT) * 8;
-  return value & VISITED_COLD ? offset + PDUMP_COLD_BIAS : offset;
+  return value & VISITED_COLD ? offset + PDUMP_COLD_BIAS
+         : value & VISITED_GROUP ? offset + PDUMP_GROUP_BIAS : offset;
 }
 
 /* The visited map's entry for ADDRESS, added when absent (*ADDED), in
@@ -492,13 +513,16 @@ record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
       fail (w, DUMPER_E_NOMEM, "more than 4 billion objects");
       return false;
     }
-  uint64_t section_offset = at >= PDUMP_COLD_BIAS ? at - PDUMP_COLD_BIAS : at;
-  if (size > PDUMP_WALK_SECTION_MAX
-      || section_offset >= PDUMP_WALK_SECTION_MAX - size)
+  bool cold = at >= PDUMP_COLD_BIAS;
+  uint64_t section_offset = cold ? at - PDUMP_COLD_BIAS
+                            : at >= PDUMP_GROUP_BIAS ? at - PDUMP_GROUP_BIAS
+                            : at;
+  uint64_t most = cold ? PDUMP_WALK_SECTION_MAX : PDUMP_WALK_MAIN_MAX;
+  if (size > most || section_offset >= most - size)
     {
       fail (w, DUMPER_E_NOMEM, "a section of the image passes %" PRIu64
-            " bytes, the most %u-byte words can address",
-            PDUMP_WALK_SECTION_MAX, (unsigned) PDUMP_WORD_SIZE);
+            " bytes, the most %u-byte words can address", most,
+            (unsigned) PDUMP_WORD_SIZE);
       return false;
     }
   if (section_offset >= VISITED_MAX_OFFSET)
@@ -595,22 +619,91 @@ admit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   return t;
 }
 
-/* Give the object of TYPE (SIZE bytes at ADDRESS, which has pointers) its
-   place at the end of HOT and queue it: its bytes are copied and its
-   fields encoded when the stack reaches it.  */
-static bool
-place_hot (struct pdump_walk *w, uintptr_t address, uint32_t type,
-           uint64_t size, uint64_t *at)
+/* Whether a trace of an object, probing, reported a field holding an
+   executable address or a code pointer.  */
+struct probe
 {
-  *at = align_up (w->hot.size, w->object_align);
-  if (!buf_reserve (&w->hot, *at + size - w->hot_base)
-      || !bits_reserve (w, *at + size))
+  struct dumper_tracer tracer;
+  const struct pdump_walk *w;
+  bool exe;
+};
+
+static void
+probe_address (struct probe *p, uintptr_t address)
+{
+  if (address != 0 && pdump_exe_contains (&p->w->exe, address))
+    p->exe = true;
+}
+
+static void
+probe_word (struct dumper_tracer *t, const uintptr_t *field)
+{
+  struct probe *p = (struct probe *) t;
+  uintptr_t value = *field;
+  uintptr_t tag = value & p->w->tag_mask;
+  if (p->w->heap->tag_types[tag] != DUMPER_TAG_IMMEDIATE)
+    probe_address (p, value - tag);
+}
+
+static void
+probe_ptr (struct dumper_tracer *t, void *const *field, int type)
+{
+  (void) type;
+  probe_address ((struct probe *) t, (uintptr_t) *field);
+}
+
+static void
+probe_bytes (struct dumper_tracer *t, void *const *field, size_t length)
+{
+  (void) length;
+  probe_address ((struct probe *) t, (uintptr_t) *field);
+}
+
+static void
+probe_code (struct dumper_tracer *t, const void *field)
+{
+  uintptr_t value;
+  memcpy (&value, field, sizeof value);
+  if (value != 0)
+    ((struct probe *) t)->exe = true;
+}
+
+/* Whether the object of type T at ADDRESS holds an executable address
+   or a code pointer, by its trace on the live object: such objects go
+   to HOT's group area.  A fixup may change a field afterwards; that
+   only moves an object to the other area, which stays correct.  */
+static bool
+holds_exe_reference (const struct pdump_walk *w, const struct dumper_type *t,
+                     uintptr_t address)
+{
+  struct probe p = { .tracer = { .word = probe_word, .ptr = probe_ptr,
+                                 .bytes = probe_bytes, .code = probe_code },
+                     .w = w, .exe = false };
+  t->trace ((const void *) address, &p.tracer);
+  return p.exe;
+}
+
+/* Give the object of type T (number TYPE, SIZE bytes at ADDRESS, which
+   has pointers) its place at the end of its area of HOT and queue it:
+   its bytes are copied and its fields encoded when the stack reaches
+   it.  */
+static bool
+place_hot (struct pdump_walk *w, uintptr_t address,
+           const struct dumper_type *t, uint32_t type, uint64_t size,
+           uint64_t *at)
+{
+  bool group = holds_exe_reference (w, t, address);
+  struct pdump_hot_area *a = group ? &w->group : &w->hot;
+  uint64_t rel = align_up (a->bytes.size, w->object_align);
+  if (!buf_reserve (&a->bytes, rel + size - a->base)
+      || !bits_reserve (a, rel + size))
     {
       fail (w, DUMPER_E_NOMEM, "out of memory at %zu objects",
             w->object_count);
       return false;
     }
-  w->hot.size = *at + size;
+  a->bytes.size = rel + size;
+  *at = group ? rel + PDUMP_GROUP_BIAS : rel;
   w->hot_object_count++;
   struct pdump_work item = { (const void *) address, *at, type,
                              (uint32_t) w->object_count, size };
@@ -658,7 +751,7 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   if (t == NULL)
     return false;
   uint64_t at;
-  if (!(t->trace ? place_hot (w, address, type, size, &at)
+  if (!(t->trace ? place_hot (w, address, t, type, size, &at)
         : place_cold (w, address, t, type, size, &at)))
     return false;
   if (!record_object (w, entry, type, size, at))
@@ -861,9 +954,11 @@ field_offset_of (struct pdump_walk *w, const void *field)
   /* Checked here, before the value is read: the copy of a field
      reported before already holds its encoded form, which is no
      pointer of this process.  */
-  uint64_t word = (cur->offset + offset) / PDUMP_WORD_SIZE;
+  uint64_t word;
+  struct pdump_hot_area *a = area_of (w, cur->offset + offset, &word);
+  word /= PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (word % 64);
-  uint64_t *reported = &w->reported_bits[word / 64];
+  uint64_t *reported = &a->reported_bits[word / 64];
   if (*reported & bit)
     {
       fail_field (w, DUMPER_E_HEAP_DESC, offset,
@@ -879,8 +974,11 @@ field_offset_of (struct pdump_walk *w, const void *field)
 static unsigned char *
 current_copy (const struct pdump_walk *w)
 {
-  return w->current_late ? w->late
-         : w->hot.data + (w->current->offset - w->hot_base);
+  if (w->current_late)
+    return w->late;
+  if (w->current->offset >= PDUMP_GROUP_BIAS)
+    return w->group.bytes.data + (w->current->offset - PDUMP_GROUP_BIAS);
+  return w->hot.bytes.data + (w->current->offset - w->hot.base);
 }
 
 /* Store ENCODED in the current object's copy at FIELD_OFFSET and record
@@ -889,11 +987,13 @@ static void
 store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
        enum value_kind kind)
 {
-  uint64_t at = w->current->offset + field_offset;
-  uint64_t word = at / PDUMP_WORD_SIZE;
+  uint64_t word;
+  struct pdump_hot_area *a = area_of (w, w->current->offset + field_offset,
+                                      &word);
+  word /= PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (word % 64);
-  uint64_t *image = &w->image_bits[word / 64];
-  uint64_t *exe = &w->exe_bits[word / 64];
+  uint64_t *image = &a->image_bits[word / 64];
+  uint64_t *exe = &a->exe_bits[word / 64];
   if ((*image | *exe) & bit)
     {
       fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
@@ -921,8 +1021,8 @@ store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
       /* The second bitmap marks every word with a relocation that is
          not an image one, for the double-report check.  */
       *exe |= bit;
-      struct pdump_u32vec *list = kind == VALUE_EXE ? &w->exe_relocs
-                                                    : &w->code_relocs;
+      struct pdump_u32vec *list = kind == VALUE_EXE ? &a->exe_relocs
+                                                    : &a->code_relocs;
       if (word > UINT32_MAX || !u32_push (list, (uint32_t) word))
         fail (w, DUMPER_E_NOMEM, "too many executable relocations");
     }
@@ -1195,21 +1295,21 @@ lint_object (struct pdump_walk *w, uint32_t index, uint32_t type,
 static bool
 hot_flush (struct pdump_walk *w, uint64_t end)
 {
-  size_t gone = (size_t) (end - w->hot_base);
-  size_t used = (size_t) (w->hot.size - w->hot_base);
-  int err = common_pwrite_fully (w->hot_fd, w->hot.data, gone,
-                                 w->hot_file_offset + w->hot_base);
+  size_t gone = (size_t) (end - w->hot.base);
+  size_t used = (size_t) (w->hot.bytes.size - w->hot.base);
+  int err = common_pwrite_fully (w->hot_fd, w->hot.bytes.data, gone,
+                                 w->hot_file_offset + w->hot.base);
   if (err != 0)
     {
       fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
             "%s: cannot write the image: %s", w->output, strerror (err));
       return false;
     }
-  memmove (w->hot.data, w->hot.data + gone, used - gone);
+  memmove (w->hot.bytes.data, w->hot.bytes.data + gone, used - gone);
   /* New objects find zeros (padding); the kernel's zero pages are only
      had by allocating again, so clear the tail once.  */
-  memset (w->hot.data + used - gone, 0, gone);
-  w->hot_base = end;
+  memset (w->hot.bytes.data + used - gone, 0, gone);
+  w->hot.base = end;
   return true;
 }
 
@@ -1238,13 +1338,14 @@ drain (struct pdump_walk *w)
 {
   while (w->stack_size > 0 && w->status == DUMPER_OK)
     {
-      if (w->hot_fd >= 0 && w->hot.size - w->hot_base > HOT_WINDOW_MAX
-          && !hot_flush (w, (w->hot.size - HOT_WINDOW_KEEP) & ~UINT64_C (4095)))
+      if (w->hot_fd >= 0 && w->hot.bytes.size - w->hot.base > HOT_WINDOW_MAX
+          && !hot_flush (w, (w->hot.bytes.size - HOT_WINDOW_KEEP)
+                            & ~UINT64_C (4095)))
         return;
       struct pdump_work item = w->stack[--w->stack_size];
       const struct dumper_type *t = &w->heap->types[item.type];
       w->current = &item;
-      w->current_late = item.offset < w->hot_base;
+      w->current_late = item.offset < w->hot.base;
       if (w->current_late && !hot_late (w, &item))
         return;
       memcpy (current_copy (w), item.src, item.size);
@@ -1262,10 +1363,10 @@ drain (struct pdump_walk *w)
              to the window, which will write them (zeros there would
              overwrite the file otherwise).  */
           uint64_t below = item.size;
-          if (item.offset + item.size > w->hot_base)
+          if (item.offset + item.size > w->hot.base)
             {
-              below = w->hot_base - item.offset;
-              memcpy (w->hot.data, w->late + below, item.size - below);
+              below = w->hot.base - item.offset;
+              memcpy (w->hot.bytes.data, w->late + below, item.size - below);
             }
           int err = common_pwrite_fully (w->hot_fd, w->late, below,
                                          w->hot_file_offset + item.offset);
@@ -1276,6 +1377,58 @@ drain (struct pdump_walk *w)
         }
       w->current_late = false;
     }
+}
+
+/* Append HOT's group area to the main one, at group_start: its bytes,
+   its image relocation bits, its executable and code relocations, its
+   part of the object index.  The words that point into it keep their
+   group-biased offsets; write.c moves them with the others.  */
+static void
+append_group (struct pdump_walk *w)
+{
+  struct pdump_hot_area *g = &w->group;
+  w->group_start = align_up (w->hot.bytes.size, w->object_align);
+  if (g->bytes.size == 0)
+    return;
+  uint64_t end = w->group_start + g->bytes.size;
+  if (end > PDUMP_WALK_SECTION_MAX)
+    {
+      fail (w, DUMPER_E_NOMEM, "HOT passes %" PRIu64 " bytes, the most "
+            "%u-byte words can address", PDUMP_WALK_SECTION_MAX,
+            (unsigned) PDUMP_WORD_SIZE);
+      return;
+    }
+  if (!buf_reserve (&w->hot.bytes, end - w->hot.base)
+      || !bits_reserve (&w->hot, end)
+      || !buf_append (&w->hot.index, g->index.data, g->index.size))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory placing HOT's group");
+      return;
+    }
+  memcpy (w->hot.bytes.data + (w->group_start - w->hot.base), g->bytes.data,
+          g->bytes.size);
+  w->hot.bytes.size = end;
+  /* Objects are word-aligned, so the group starts at a whole word.  */
+  uint64_t shift = w->group_start / PDUMP_WORD_SIZE;
+  size_t words = (size_t) ((g->bytes.size / PDUMP_WORD_SIZE + 63) / 64);
+  for (size_t i = 0; i < words; i++)
+    for (uint64_t bits = g->image_bits[i]; bits; bits &= bits - 1)
+      {
+        uint64_t word = shift + i * 64 + (uint64_t) __builtin_ctzll (bits);
+        w->hot.image_bits[word / 64] |= UINT64_C (1) << (word % 64);
+      }
+  const struct pdump_u32vec *from[2] = { &g->exe_relocs, &g->code_relocs };
+  struct pdump_u32vec *to[2] = { &w->hot.exe_relocs, &w->hot.code_relocs };
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < from[k]->size; i++)
+      {
+        uint64_t word = shift + from[k]->data[i];
+        if (word > UINT32_MAX || !u32_push (to[k], (uint32_t) word))
+          {
+            fail (w, DUMPER_E_NOMEM, "too many executable relocations");
+            return;
+          }
+      }
 }
 
 static uint8_t
@@ -1461,7 +1614,7 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
       || !common_addrmap_init (&w->visited, req->expected_objects
                                ? req->expected_objects : 1 << 16, NULL)
       || !reserve_objects (w, req->expected_objects)
-      || !bits_reserve (w, 8))
+      || !bits_reserve (&w->hot, 8))
     return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
   w->record_count = w->entry_count;
 
@@ -1475,32 +1628,43 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
                 "are listed", w->lint_count, LINT_LISTED_MAX);
       w->warn (message, w->warn_data);
     }
-  if (w->status == DUMPER_OK && w->hot_fd >= 0 && w->hot.size > w->hot_base)
-    hot_flush (w, w->hot.size);
+  if (w->status == DUMPER_OK)
+    append_group (w);
+  if (w->status == DUMPER_OK && w->hot_fd >= 0
+      && w->hot.bytes.size > w->hot.base)
+    hot_flush (w, w->hot.bytes.size);
   if (w->status == DUMPER_OK && w->cold_fd >= 0 && cold_flush (w))
     w->cold_checksum = XXH3_64bits_digest (w->cold_hash);
   return w->status;
 }
 
+static void
+area_free (struct pdump_hot_area *a)
+{
+  buf_free (&a->bytes);
+  size_t bits_bytes = a->bits_words * sizeof (uint64_t);
+  common_zfree (a->image_bits, bits_bytes);
+  common_zfree (a->exe_bits, bits_bytes);
+  common_zfree (a->reported_bits, bits_bytes);
+  free (a->exe_relocs.data);
+  free (a->code_relocs.data);
+  buf_free (&a->index);
+}
+
 void
 pdump_walk_free (struct pdump_walk *w)
 {
-  buf_free (&w->hot);
+  area_free (&w->hot);
+  area_free (&w->group);
   free (w->late);
   buf_free (&w->cold);
   XXH3_freeState (w->cold_hash);
-  common_zfree (w->image_bits, w->image_bits_words * sizeof (uint64_t));
-  common_zfree (w->exe_bits, w->image_bits_words * sizeof (uint64_t));
-  common_zfree (w->reported_bits, w->image_bits_words * sizeof (uint64_t));
-  free (w->exe_relocs.data);
-  free (w->code_relocs.data);
   free (w->code_targets);
   free (w->records);
   free (w->scalar_data.data);
   common_zfree (w->parents, w->object_capacity * sizeof *w->parents);
   common_zfree (w->types, w->object_capacity * sizeof *w->types);
   common_zfree (w->blocks, w->block_capacity * sizeof *w->blocks);
-  buf_free (&w->index_hot);
   buf_free (&w->index_cold);
   free (w->stack);
   common_addrmap_free (&w->visited);

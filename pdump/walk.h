@@ -30,6 +30,11 @@
    Only 4-byte words come near it.  */
 #define PDUMP_WALK_SECTION_MAX (PDUMP_COLD_BIAS - (UINT64_C (4) << 20))
 
+/* An offset into HOT's group area (pdump_hot_area) carries this bias
+   until the walk ends; the main area ends below it.  */
+#define PDUMP_GROUP_BIAS (PDUMP_COLD_BIAS / 2)
+#define PDUMP_WALK_MAIN_MAX (PDUMP_GROUP_BIAS - (UINT64_C (4) << 20))
+
 struct pdump_buf
 {
   unsigned char *data;
@@ -41,6 +46,29 @@ struct pdump_u32vec
 {
   uint32_t *data;
   size_t size, capacity;
+};
+
+/* An area of HOT: the objects, their relocations and their part of the
+   object index.  The walk places a HOT object when it first meets it,
+   in one of two areas: GROUP when the object holds an executable
+   reference or a code pointer (the only HOT words a load at the
+   preferred base writes, so they are kept on as few pages as possible),
+   else the main one.  Walk offsets in GROUP carry PDUMP_GROUP_BIAS;
+   when the walk ends GROUP is appended to the main area, its words,
+   bits and indexes moved by group_start.  */
+struct pdump_hot_area
+{
+  struct pdump_buf bytes;   /* [base, bytes.size) of the area */
+  uint64_t base;            /* main: what lies below is in the file */
+  uint64_t *image_bits;     /* one bit per word */
+  uint64_t *exe_bits;       /* words with another relocation (for the
+                               double-report check) */
+  uint64_t *reported_bits;  /* words a trace reported (double reports;
+                               the lint of unreported words) */
+  size_t bits_words;        /* allocated 64-bit words, of each */
+  struct pdump_u32vec exe_relocs;
+  struct pdump_u32vec code_relocs;  /* words holding a code-table index */
+  struct pdump_buf index;   /* OBJECTS entries, in offset order */
 };
 
 /* A pointer field reported by a trace function, queued so that the
@@ -98,10 +126,14 @@ struct pdump_walk
   struct common_maps maps;
   uintptr_t image_start, image_end;   /* a loaded image, if any */
 
-  /* Outputs.  HOT's bytes below hot_base are already in the output
+  /* Outputs.  HOT's bytes below hot.base are already in the output
      file (at hot_file_offset + their offset) when hot_fd >= 0; the
-     buffer holds [hot_base, hot.size), hot.size being the end of HOT.  */
-  struct pdump_buf hot;
+     buffer holds [hot.base, hot.bytes.size), hot.bytes.size being the
+     end of HOT.  Objects that hold executable references or code
+     pointers go to GROUP instead, which the end of the walk appends to
+     HOT at group_start (see pdump_hot_area).  */
+  struct pdump_hot_area hot, group;
+  uint64_t group_start;
   int hot_fd;
   const char *output;       /* its name, for messages */
   uint64_t hot_file_offset;
@@ -120,15 +152,7 @@ struct pdump_walk
   uint64_t cold_base;
   void *cold_hash;          /* XXH3_state_t */
   uint64_t cold_checksum;   /* when the walk ends, with COLD_FD >= 0 */
-  uint64_t *image_bits;     /* one bit per HOT word */
-  uint64_t *exe_bits;       /* HOT words with another relocation (for
-                               the double-report check) */
-  uint64_t *reported_bits;  /* HOT words a trace reported (double
-                               reports; the lint of unreported words) */
-  size_t image_bits_words;  /* allocated 64-bit words, of each */
   uint64_t image_reloc_count;
-  struct pdump_u32vec exe_relocs;
-  struct pdump_u32vec code_relocs;  /* HOT words holding a code-table index */
   struct pdump_record *records;
   size_t record_count;
   struct pdump_buf scalar_data;
@@ -141,7 +165,7 @@ struct pdump_walk
   uint32_t *parents;
   uint16_t *types;
   size_t object_count, object_capacity;
-  struct pdump_buf index_hot, index_cold;
+  struct pdump_buf index_cold;      /* HOT's are in hot.index, group.index */
   struct pdump_block *blocks;
   size_t block_capacity;
   uint64_t hot_object_count, cold_object_count, block_count;
@@ -187,15 +211,17 @@ void pdump_walk_free (struct pdump_walk *walk);
 const unsigned char *pdump_walk_object_index (struct pdump_walk *walk,
                                               size_t *size);
 
-/* Turn a walk-time offset (section-relative, cold-biased) into a file
-   offset.  */
+/* Turn a walk-time offset (section-relative, cold- or group-biased)
+   of a finished WALK into a file offset.  */
 static inline uint64_t
-pdump_walk_file_offset (uint64_t walk_offset, uint64_t hot_offset,
-                        uint64_t cold_offset)
+pdump_walk_file_offset (const struct pdump_walk *walk, uint64_t walk_offset,
+                        uint64_t hot_offset, uint64_t cold_offset)
 {
-  return walk_offset >= PDUMP_COLD_BIAS
-         ? walk_offset - PDUMP_COLD_BIAS + cold_offset
-         : walk_offset + hot_offset;
+  if (walk_offset >= PDUMP_COLD_BIAS)
+    return walk_offset - PDUMP_COLD_BIAS + cold_offset;
+  if (walk_offset >= PDUMP_GROUP_BIAS)
+    return walk_offset - PDUMP_GROUP_BIAS + walk->group_start + hot_offset;
+  return walk_offset + hot_offset;
 }
 
 #endif /* DUMPER_PDUMP_WALK_H */

@@ -118,12 +118,13 @@ patch_words (const struct pdump_walk *w, unsigned char *data, size_t bytes,
   size_t first = first_word / 64;
   size_t end = (first_word + bytes / PDUMP_WORD_SIZE + 63) / 64;
   for (size_t i = first; i < end; i++)
-    for (uint64_t bits = w->image_bits[i]; bits; bits &= bits - 1)
+    for (uint64_t bits = w->hot.image_bits[i]; bits; bits &= bits - 1)
       {
         size_t word = i * 64 + (size_t) __builtin_ctzll (bits) - first_word;
         pdump_word value;
         memcpy (&value, data + word * PDUMP_WORD_SIZE, sizeof value);
-        value = (pdump_word) pdump_walk_file_offset (value, hot_at, cold_at);
+        value = (pdump_word) pdump_walk_file_offset (w, value, hot_at,
+                                                     cold_at);
         memcpy (data + word * PDUMP_WORD_SIZE, &value, sizeof value);
         patched = true;
       }
@@ -145,10 +146,11 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
   int err = state && chunk ? 0 : ENOMEM;
   if (err == 0)
     XXH3_64bits_reset (state);
-  for (uint64_t at = 0; err == 0 && at < w->hot.size; at += PATCH_CHUNK)
+  uint64_t hot_size = w->hot.bytes.size;
+  for (uint64_t at = 0; err == 0 && at < hot_size; at += PATCH_CHUNK)
     {
-      size_t n = w->hot.size - at < PATCH_CHUNK ? (size_t) (w->hot.size - at)
-                                                : PATCH_CHUNK;
+      size_t n = hot_size - at < PATCH_CHUNK ? (size_t) (hot_size - at)
+                                             : PATCH_CHUNK;
       err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == COMMON_EOF)
         err = EIO;             /* shorter than the walk wrote it */
@@ -177,14 +179,15 @@ finalise_offsets (struct pdump_walk *w, uint64_t hot_offset,
 {
   for (size_t i = 0; i < w->record_count; i++)
     if (w->records[i].value_kind == PDUMP_VALUE_IMAGE)
-      w->records[i].value = pdump_walk_file_offset (w->records[i].value,
+      w->records[i].value = pdump_walk_file_offset (w, w->records[i].value,
                                                     hot_offset, cold_offset);
   if (w->hot_fd >= 0)
     return finalise_streamed_hot (w, hot_offset, cold_offset, base,
                                   hot_checksum);
-  patch_words (w, w->hot.data, (size_t) w->hot.size, 0, base + hot_offset,
+  const struct pdump_buf *hot = &w->hot.bytes;
+  patch_words (w, hot->data, hot->size, 0, base + hot_offset,
                base + cold_offset);
-  *hot_checksum = XXH3_64bits (w->hot.data, (size_t) w->hot.size);
+  *hot_checksum = XXH3_64bits (hot->data, hot->size);
   return 0;
 }
 
@@ -261,8 +264,9 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 
   /* Header and section table fit in the first page.  */
   l->end = l->page_size;
+  struct pdump_hot_area *hot = &w->hot;
   uint64_t hot_offset = l->end;
-  uint64_t cold_offset = align_up (hot_offset + w->hot.size, l->page_size);
+  uint64_t cold_offset = align_up (hot_offset + hot->bytes.size, l->page_size);
   /* HOT's words hold addresses at BASE: the objects and a tag past
      them must be addresses of this word size (the loader checks the
      same, check.c).  */
@@ -284,14 +288,15 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
       return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO;
     }
   /* qsort's base must not be NULL, even for zero elements (UBSan).  */
-  if (w->exe_relocs.size > 0)
-    qsort (w->exe_relocs.data, w->exe_relocs.size, sizeof (uint32_t),
+  if (hot->exe_relocs.size > 0)
+    qsort (hot->exe_relocs.data, hot->exe_relocs.size, sizeof (uint32_t),
            compare_u32);
-  if (w->code_relocs.size > 0)
-    qsort (w->code_relocs.data, w->code_relocs.size, sizeof (uint32_t),
+  if (hot->code_relocs.size > 0)
+    qsort (hot->code_relocs.data, hot->code_relocs.size, sizeof (uint32_t),
            compare_u32);
 
-  size_t bitmap_bytes = (size_t) ((w->hot.size / PDUMP_WORD_SIZE + 63) / 64) * 8;
+  size_t bitmap_bytes
+    = (size_t) ((hot->bytes.size / PDUMP_WORD_SIZE + 63) / 64) * 8;
   size_t types_size = 0, objects_size = 0;
   l->owned[S_TYPES] = encode_types (w->heap, &types_size);
   const unsigned char *objects = pdump_walk_object_index (w, &objects_size);
@@ -299,7 +304,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
     return DUMPER_E_NOMEM;
 
   set_section_sum (l, S_HOT, PDUMP_SECTION_HOT,
-                   w->hot_fd >= 0 ? NULL : w->hot.data, w->hot.size,
+                   w->hot_fd >= 0 ? NULL : hot->bytes.data, hot->bytes.size,
                    w->hot_object_count, l->page_size, hot_checksum);
   if (w->cold_fd >= 0)
     set_section_sum (l, S_COLD, PDUMP_SECTION_COLD, NULL, w->cold.size,
@@ -308,10 +313,11 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   else
     set_section (l, S_COLD, PDUMP_SECTION_COLD, w->cold.data, w->cold.size,
                  w->cold_object_count + w->block_count, l->page_size);
-  set_section (l, S_RELOC_IMAGE, PDUMP_SECTION_RELOC_IMAGE, w->image_bits,
+  set_section (l, S_RELOC_IMAGE, PDUMP_SECTION_RELOC_IMAGE, hot->image_bits,
                bitmap_bytes, w->image_reloc_count, l->page_size);
-  set_section (l, S_RELOC_EXE, PDUMP_SECTION_RELOC_EXE, w->exe_relocs.data,
-               w->exe_relocs.size * sizeof (uint32_t), w->exe_relocs.size, 8);
+  set_section (l, S_RELOC_EXE, PDUMP_SECTION_RELOC_EXE, hot->exe_relocs.data,
+               hot->exe_relocs.size * sizeof (uint32_t), hot->exe_relocs.size,
+               8);
   set_section (l, S_REGISTRY, PDUMP_SECTION_REGISTRY, w->records,
                w->record_count * sizeof (struct pdump_record), w->record_count, 8);
   set_section (l, S_SCALAR_DATA, PDUMP_SECTION_SCALAR_DATA, w->scalar_data.data,
@@ -320,8 +326,10 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                (uint64_t) w->heap->type_count, 8);
   set_section (l, S_OBJECTS, PDUMP_SECTION_OBJECTS, objects,
                objects_size, w->hot_object_count, 8);
-  set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE, w->code_relocs.data,
-               w->code_relocs.size * sizeof (uint32_t), w->code_relocs.size, 8);
+  set_section (l, S_RELOC_CODE, PDUMP_SECTION_RELOC_CODE,
+               hot->code_relocs.data,
+               hot->code_relocs.size * sizeof (uint32_t),
+               hot->code_relocs.size, 8);
   uint64_t image_size = l->end;
   if (base > (uint64_t) UINTPTR_MAX - image_size)
     {
@@ -589,8 +597,8 @@ pdump_write (const struct pdump_write_request *req)
       s->object_count = walk.hot_object_count + walk.cold_object_count;
       s->byte_block_count = walk.block_count;
       s->image_relocs = walk.image_reloc_count;
-      s->exe_relocs = walk.exe_relocs.size;
-      s->code_relocs = walk.code_relocs.size;
+      s->exe_relocs = walk.hot.exe_relocs.size;
+      s->code_relocs = walk.hot.code_relocs.size;
       s->root_count = s->scalar_count = s->hook_count = 0;
       for (size_t i = 0; i < walk.record_count; i++)
         switch (walk.records[i].kind)

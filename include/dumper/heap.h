@@ -40,7 +40,11 @@
      dumper_set_strict_lint;
    - objects with a NULL trace function hold no pointers at all; the
      writer puts them in the image's cold section, which is never written
-     at load.
+     at load;
+   - a trace function may be called more than once for an object, and
+     for another object from inside one of its callbacks (the pdump
+     writer probes a newly met object's fields before placing it): it
+     only reads the object and keeps no state of its own.
 
    Rules structural verification relies on (dumper.h, DUMPER_VERIFY_
    STRUCTURE; doc/format.md, "Verification modes"), which every
