@@ -21,8 +21,9 @@
 # host/dlisp-bare, and bench/pdump-floor and tools/dumper-embed for
 # pdumper) are brought up to date; their build log is
 # MODE-compare-build.log in the directory.
-# Exit status: 0; 2 when HERE is a cross build and no build of MODE for
-# its target exists; 1 otherwise, with the reason on stderr.
+# Exit status: 0; 2 when no build of MODE can exist for HERE's machine
+# here (unexec on a machine but x86_64; a cross build without a sibling
+# of MODE for its target); 1 otherwise; the reason on stderr.
 
 SRCDIR=`cd "$1" && pwd` || exit 1
 HERE=`cd "$2" && pwd` || exit 1
@@ -72,10 +73,15 @@ if [ -z "$found" ]; then
     echo "builds.sh: no build --with-dumper=$MODE beside $HERE" >&2
     exit 1
   fi
+  if [ "$MODE" = unexec ] && [ -n "$here_machine" ] && [ "$here_machine" != x86_64 ]; then
+    echo "builds.sh: no unexec build for $here_machine: configure offers unexec" \
+      "on x86_64 only (doc/unexec.md, \"Machines\")" >&2
+    exit 2
+  fi
   if "$HERE/config.status" --config 2>/dev/null | grep -q -- "--host="; then
     echo "builds.sh: no build --with-dumper=$MODE for $here_machine beside $HERE," \
-      "and $HERE is a cross build (configure --host): build every mode for" \
-      "that target first (sh scripts/test-arch ARCH none pdumper unexec)" >&2
+      "and $HERE is a cross build (configure --host): build that mode for" \
+      "the same target first (sh scripts/test-arch ARCH none pdumper)" >&2
     exit 2
   fi
   echo "builds.sh: configuring $NEWDIR --with-dumper=$MODE" >&2
