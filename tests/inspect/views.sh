@@ -185,13 +185,17 @@ world=`sed -n 's/.* root    world+0x0  -> \(0x[0-9a-f]*\) vec (tag 2)$/\1/p' "$T
 "$INSPECT" --exe "$TOY" --refs "$world" "$T/s1.pdmp" > "$T/refs-world" 2>&1
 
 begin "--refs on the world vector: its five pointers, its root"
-# toyhost's world: floats, scaled list, cycle, table, builtins[1], fixnum.
-has_lines "$T/refs-world" "^Object $world vec, 56 bytes in HOT$" \
+# toyhost's world: floats, scaled list, cycle, table, builtins[1], fixnum:
+# an 8-byte header and six words (56 bytes with 8-byte words, items at
+# +8 +16 +24 +32 +40; 32 bytes with 4-byte words, at +8 +12 ... +28).
+# builtins[1] is at +0x10 with either word size (16-byte elements).
+W=${WORD_SIZE:-8}
+has_lines "$T/refs-world" "^Object $world vec, $((8 + 6 * W)) bytes in HOT$" \
     '^Points to: 4 in the image, 1 in the executable$' \
     '^ *+8  0x[0-9a-f]* vec (tag 2)$' \
-    '^ *+16  0x[0-9a-f]* pair (tag 1)$' \
-    '^ *+32  0x[0-9a-f]* table (tag 2)$' \
-    '^ *+40  builtins+0x10 ("cdr") (tag 4, in the executable)$' \
+    "^ *+$((8 + W))  0x[0-9a-f]* pair (tag 1)$" \
+    "^ *+$((8 + 3 * W))  0x[0-9a-f]* table (tag 2)$" \
+    "^ *+$((8 + 4 * W))  builtins+0x10 (\"cdr\") (tag 4, in the executable)$" \
     '^  registry 1 (root world+0x0) (tag 2)$' && ok=yes || ok=no
 [ $ok = yes ] && pass || fail "`cat "$T/refs-world"`"
 
