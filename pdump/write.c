@@ -511,6 +511,49 @@ output_failed (const struct pdump_write_request *req, int err,
          : renaming ? DUMPER_E_OUTPUT : DUMPER_E_IO;
 }
 
+/* The figures of a written image, from its walk and layout.  */
+static void
+record_stats (struct pdump_dump_stats *s, const struct pdump_walk *walk,
+              const struct layout *l)
+{
+  s->written = true;
+  s->file_size = l->header.file_size;
+  s->hot_size = l->sections[S_HOT].size;
+  s->cold_size = l->sections[S_COLD].size;
+  s->discardable_size = l->header.image_size
+                        - l->sections[S_RELOC_IMAGE].offset;
+  s->object_count = walk->hot_object_count + walk->cold_object_count;
+  s->byte_block_count = walk->block_count;
+  s->image_relocs = walk->image_reloc_count;
+  s->exe_relocs = walk->hot.exe_relocs.size;
+  s->code_relocs = walk->hot.code_relocs.size;
+  s->root_count = s->scalar_count = s->hook_count = 0;
+  for (size_t i = 0; i < walk->record_count; i++)
+    switch (walk->records[i].kind)
+      {
+      case DUMPER_DECL_SCALAR: s->scalar_count++; break;
+      case DUMPER_DECL_HOOK: s->hook_count++; break;
+      default: s->root_count++; break;
+      }
+}
+
+/* Free the walk, the layout's buffers and COLD's temporary file (once:
+   each is cleared).  */
+static void
+release (struct pdump_walk *walk, struct layout *l, int *cold_fd)
+{
+  for (int i = 0; i < S_COUNT; i++)
+    {
+      free (l->owned[i]);
+      free (l->packed[i]);
+      l->owned[i] = l->packed[i] = NULL;
+    }
+  pdump_walk_free (walk);
+  if (*cold_fd >= 0)
+    close (*cold_fd);
+  *cold_fd = -1;
+}
+
 enum dumper_status
 pdump_write (const struct pdump_write_request *req)
 {
@@ -560,11 +603,18 @@ pdump_write (const struct pdump_write_request *req)
                   "%s: out of memory laying out the image", req->output);
     }
   double t2 = pdump_now ();
+  struct pdump_dump_stats stats;
+  memset (&stats, 0, sizeof stats);
   if (st == DUMPER_OK)
     {
       err = write_layout (out.fd, &l, cold_fd);
       if (err == 0)
         {
+          record_stats (&stats, &walk, &l);
+          /* The walk's and the layout's memory goes before the check
+             maps the image: the dumping run's peak is the larger of
+             the two, not their sum.  */
+          release (&walk, &l, &cold_fd);
           /* The loader's checks on what was written, before the rename.  */
           st = self_check (out.tmp, l.end, req->fingerprint, req->decls,
                            req->decl_count, req->output, req->detail,
@@ -588,37 +638,12 @@ pdump_write (const struct pdump_write_request *req)
     common_atomic_abort (&out);
   if (st == DUMPER_OK)
     {
-      struct pdump_dump_stats *s = &pdump_dump_stats_;
-      s->written = true;
-      s->file_size = l.header.file_size;
-      s->hot_size = l.sections[S_HOT].size;
-      s->cold_size = l.sections[S_COLD].size;
-      s->discardable_size = l.header.image_size - l.sections[S_RELOC_IMAGE].offset;
-      s->object_count = walk.hot_object_count + walk.cold_object_count;
-      s->byte_block_count = walk.block_count;
-      s->image_relocs = walk.image_reloc_count;
-      s->exe_relocs = walk.hot.exe_relocs.size;
-      s->code_relocs = walk.hot.code_relocs.size;
-      s->root_count = s->scalar_count = s->hook_count = 0;
-      for (size_t i = 0; i < walk.record_count; i++)
-        switch (walk.records[i].kind)
-          {
-          case DUMPER_DECL_SCALAR: s->scalar_count++; break;
-          case DUMPER_DECL_HOOK: s->hook_count++; break;
-          default: s->root_count++; break;
-          }
-      s->seconds = pdump_now () - t0;
-      s->walk_seconds = t1 - t0;
-      s->layout_seconds = t2 - t1;
-      s->output_seconds = s->seconds - (t2 - t0);
+      stats.seconds = pdump_now () - t0;
+      stats.walk_seconds = t1 - t0;
+      stats.layout_seconds = t2 - t1;
+      stats.output_seconds = stats.seconds - (t2 - t0);
+      pdump_dump_stats_ = stats;
     }
-  for (int i = 0; i < S_COUNT; i++)
-    {
-      free (l.owned[i]);
-      free (l.packed[i]);
-    }
-  pdump_walk_free (&walk);
-  if (cold_fd >= 0)
-    close (cold_fd);
+  release (&walk, &l, &cold_fd);
   return st;
 }
