@@ -270,8 +270,10 @@ const struct dumper_start_info *dumper_start_info (void);
    the heap would dangle after a load.  By default each finding is a
    warning (through the warning handler) naming the type, the field
    offset and the value; with STRICT true the first finding makes
-   dumper_dump fail with DUMPER_E_HEAP_DESC.  Unexec dumps keep their
-   own scan of the saved data, which only warns.  */
+   dumper_dump fail with DUMPER_E_HEAP_DESC.  With 4-byte words the
+   objects of types without a trace function are not linted: their words
+   are data, and 32-bit data collide with addresses (doc/integration.md).
+   Unexec dumps keep their own scan of the saved data, which only warns.  */
 void dumper_set_strict_lint (bool strict);
 
 /* Dump the current state with the configured back end to OUTPUT: an
