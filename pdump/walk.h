@@ -24,10 +24,11 @@
 #define PDUMP_COLD_BIAS \
   (PDUMP_WORD_SIZE == 8 ? UINT64_C (1) << 60 : UINT64_C (1) << 31)
 
-/* Each section's objects end below this during the walk, so that a
-   cold-biased offset plus a tag fits a word, and so does every file
-   offset (a header page and padding of at most 1 MiB each, HOT, COLD).
-   Only 4-byte words come near it.  */
+/* Each section's objects end below this during the walk (HOT's main
+   area below PDUMP_WALK_MAIN_MAX), so that a cold-biased offset plus a
+   tag fits a word, and so does every file offset (a header page and
+   padding of at most 1 MiB each, HOT, COLD).  Only 4-byte words come
+   near it.  */
 #define PDUMP_WALK_SECTION_MAX (PDUMP_COLD_BIAS - (UINT64_C (4) << 20))
 
 /* An offset into HOT's group area (pdump_hot_area) carries this bias
