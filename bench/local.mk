@@ -2,11 +2,13 @@
 # bench/local.mk: benchmarks.  `make bench' runs them all; each prints
 # medians measured side by side in one run.
 #
-# bench-compare: every mode side by side -- cold start, unexec, pdump:
-# start-up, dumps, sizes, memory, faults, the pdump loader's split and
-# its physical floor, the cost of the heap digest -- by dumper-compare
-# through `make compare' (doc/compare.md), at scales 1, 4, 16 and 64
-# where memory allows (bench/scales.sh).  Results also in
+# bench-compare: every mode side by side -- cold start, unexec, pdump
+# (a row per base mode: random, fixed): start-up with its p99, dumps,
+# sizes, memory, faults, the pdump loader's split and its physical
+# floor, the cost of the heap digest, and at scales 1 and 4 private dirty
+# and PSS per process with 16 processes of a mode at once -- by
+# dumper-compare through `make compare' (doc/compare.md), at scales 1,
+# 4, 16 and 64 where memory allows (bench/scales.sh).  Results also in
 # bench-compare.json and, with gnuplot, bench-compare.png.
 # bench-verify: the cost of structural verification of an image against
 # the load itself at the same scales (bench/verify-cost.sh, issue 20);

@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/compare/compare.sh: dumper-compare end to end on the modes of
-# the reference host (cold, unexec, pdump, embedded), at scale 1 with 3
-# runs (what CI can afford).
+# the reference host (cold, unexec, pdump and its rows per base mode,
+# embedded), at scale 1 with 3 runs and 4 processes in the memory
+# section (what CI can afford).
 #
 # The tool passes; every figure it prints for the artifacts agrees with
 # the files it measured; the heap digest it reports is the one the host
 # prints itself; private dirty memory, the digest cost and the pdump
-# loader's split are there; the JSON reads back to the same bytes; the
-# chart is a PNG; `make compare' runs it in a build tree.
+# loader's split are there; each base-mode row (pdump-fixed) is there
+# with the placement the host reports, and its p99 and ratios come from
+# its own samples; the memory section has a row per mode with one sample
+# per process; the JSON reads back to the same bytes; the chart is a
+# PNG; `make compare' runs it in a build tree.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/compare/builds.sh"
@@ -16,11 +20,11 @@
 check_builds
 
 W=$T/work
-begin "dumper-compare passes on the four modes (scale 1, 3 runs)"
+begin "dumper-compare passes on the five modes (scale 1, 3 runs, 4 processes)"
 plot=
 [ -n "`command -v gnuplot`" ] && plot="--plot $T/chart.png"
 if "$TOOL" --none "$NONE_DIR" --unexec "$UNEXEC_DIR" --pdumper "$PDUMPER_DIR" \
-     --scale 1 --runs 3 --json "$T/r.json" --work-dir "$W" $plot \
+     --scale 1 --runs 3 --procs 4 --json "$T/r.json" --work-dir "$W" $plot \
      > "$T/out" 2> "$T/err"; then
   sed 's/^/    | /' "$T/out"
   pass
@@ -38,23 +42,25 @@ json_figure () {
 }
 
 begin "the table has one row per mode with every column, units in the header"
-# The mode column is 8 wide when the embedded mode is there.
-hdr=`printf '%5s  %-8s  %22s  %22s  %9s  %8s  %7s  %9s  %9s' scale mode 'start-up ms' \
+# The mode column is as wide as the longest mode name, pdump-fixed.
+hdr=`printf '%5s  %-11s  %22s  %22s  %9s  %8s  %7s  %9s  %9s' scale mode 'start-up ms' \
   'dump ms' 'size KiB' 'RSS KiB' faults 'dirty KiB' 'digest ms'`
 sed -n '1,/^start-up:/p' "$T/out" > "$T/main"
 rows=0
-for m in cold unexec pdump embedded; do
+for m in cold unexec pdump pdump-fixed embedded; do
   grep -q "^    1  $m  " "$T/main" && rows=`expr $rows + 1`
 done
-# No `-' in the cold row but for its dump and size, in the embedded row
-# but for its dump (it is made, not dumped); none in the others.
+# No `-' in the cold and pdump-fixed rows but for their dump and size
+# (pdump-fixed starts from pdump's image), in the embedded row but for
+# its dump (it is made, not dumped); none in the others.
 dashes=`grep -E '^    1  (unexec|pdump) ' "$T/main" | grep -c ' - '`
 colddash=`grep -E '^    1  cold ' "$T/main" | grep -o ' - ' | wc -l`
+fixeddash=`grep -E '^    1  pdump-fixed ' "$T/main" | grep -o ' - ' | wc -l`
 embdash=`grep -E '^    1  embedded ' "$T/main" | grep -o ' - ' | wc -l`
-if grep -qF "$hdr" "$T/out" && [ $rows -eq 4 ] && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ] \
-   && [ "$embdash" -eq 1 ]
+if grep -qF "$hdr" "$T/out" && [ $rows -eq 5 ] && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ] \
+   && [ "$fixeddash" -eq 2 ] && [ "$embdash" -eq 1 ]
 then pass
-else fail "header, 4 rows, complete columns: rows $rows, dashes $dashes, cold dashes $colddash, embedded dashes $embdash"; fi
+else fail "header, 5 rows, complete columns: rows $rows, dashes $dashes, cold dashes $colddash, pdump-fixed dashes $fixeddash, embedded dashes $embdash"; fi
 
 begin "the embedded row: its executable's sizes and the line against pdump and unexec"
 emb=`stat -c %s "$W/scale-1/embedded"`
@@ -93,7 +99,7 @@ d_unexec=`"$W/scale-1/dumped" --heap-digest`
 short=`echo "$d_cold" | cut -c1-16`
 n=`grep -o "\"$d_cold\"" "$T/r.json" | wc -l`
 if [ "$d_cold" = "$d_pdump" ] && [ "$d_cold" = "$d_unexec" ] \
-   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq 4 ]
+   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq 5 ]
 then pass
 else fail "cold $d_cold, pdump $d_pdump, unexec $d_unexec; in the JSON $n times"; fi
 
@@ -131,6 +137,76 @@ for f in dump_ms dump_step_ms; do
 done
 grep -qE '^    1  (hybrid|map|read) ' "$T/out" || missing="$missing pdump-table-row"
 [ -z "$missing" ] && pass || fail "missing:$missing"
+
+# The p99 of start-up of MODE in the JSON.
+json_p99 () {
+  sed -n "/\"$1\": {\$/,/^        }/p" "$T/r.json" \
+    | sed -n "s/.*\"start_ms\": {.*\"p99\": \\([0-9.]*\\),.*/\\1/p"
+}
+
+begin "a row per base mode, with the base mode and placement the host reports"
+# What the loader itself says of a start in each base mode (under
+# sanitizers the preferred range may be taken: then `fallback', and the
+# row must say NO).
+place () {
+  DUMPER_PDUMP_BASE=$1 "$PDUMPER_DIR/host/dlisp" --dump-file="$W/scale-1/image.pdmp" \
+    --load-stats | sed -n 's/^pdump-placement: //p'
+}
+p_random=`place random`
+p_fixed=`place fixed`
+ok_fixed=yes
+[ "$p_fixed" = preferred ] || ok_fixed=NO
+sed -n '/^pdump start-up per base mode/,/^base:/p' "$T/out" > "$T/base"
+r_unexec=`awk '$1 == 1 && $2 == "unexec"' "$T/base"`
+r_random=`awk '$1 == 1 && $2 == "pdump" { print $3, $4, $5 }' "$T/base"`
+r_fixed=`awk '$1 == 1 && $2 == "pdump-fixed" { print $3, $4, $5 }' "$T/base"`
+if [ -n "$r_unexec" ] && [ "$r_random" = "random $p_random yes" ] \
+   && [ "$r_fixed" = "fixed $p_fixed $ok_fixed" ] \
+   && grep -q '"pdump-fixed": {"asked": "fixed", "reported": "fixed", "placement": "'"$p_fixed"'"' \
+        "$T/r.json" \
+   && { [ $ok_fixed = yes ] || grep -q '^ *pdump-fixed: NOT AT ITS BASE' "$T/out"; }
+then pass
+else sed 's/^/    | /' "$T/base"; fail "random row \`$r_random' (loader: $p_random), fixed row \`$r_fixed' (loader: $p_fixed)"; fi
+
+begin "each base-mode row's p50, p99 and ratios are its own samples'"
+u=`json_figure unexec start_ms`
+p=`json_figure pdump start_ms`
+bad=
+for m in pdump pdump-fixed; do
+  med=`json_figure $m start_ms`
+  p99=`json_p99 $m`
+  want=`awk -v m="$med" -v t="$p99" -v u="$u" -v p="$p" \
+    'BEGIN { printf "%.2f %.2f %.2fx %.2fx %.2fx", m, t, t / m, m / u, m / p }'`
+  got=`awk -v m=$m '$1 == 1 && $2 == m { print $6, $7, $8, $9, $10 }' "$T/base"`
+  [ -n "$med" ] && [ -n "$p99" ] && [ "$got" = "$want" ] || bad="$bad $m: \`$got', want \`$want';"
+done
+# Each row's figures are its own: pdump-fixed's start-up samples are not
+# pdump's (the same numbers in every one of 3 runs would be a copy).
+[ "`json_figure pdump-fixed start_ms`" != "$p" ] || bad="$bad pdump-fixed has pdump's median;"
+[ -z "$bad" ] && pass || fail "$bad"
+
+begin "the memory section: a row per mode, one sample per process, ratios to unexec"
+sed -n '/^memory per process, 4 processes/,/^private dirty:/p' "$T/out" > "$T/mem"
+u_dirty=`json_figure unexec mem_private_dirty_kb`
+u_pss=`json_figure unexec mem_pss_kb`
+bad=
+for m in cold unexec pdump pdump-fixed embedded; do
+  d=`json_figure $m mem_private_dirty_kb`
+  s=`json_figure $m mem_pss_kb`
+  n=`sed -n "/\"$m\": {\$/,/^        }/p" "$T/r.json" | grep -c '"mem_\(private_dirty\|pss\)_kb": {.*"n": 4}'`
+  want=`awk -v d="$d" -v s="$s" -v u="$u_dirty" -v v="$u_pss" \
+    'BEGIN { printf "%.0f %.2fx %.2fx", d, d / u, s / v }'`
+  got=`awk -v m=$m '$1 == 1 && $2 == m { print $3, $(NF - 1), $NF }' "$T/mem"`
+  [ -n "$d" ] && [ "$n" -eq 2 ] && [ "$got" = "$want" ] || bad="$bad $m: \`$got', want \`$want' ($n figures of 4 processes);"
+done
+# The point of the fixed base: its hot pages stay shared, so a process
+# dirties less than a random one (when it got its base).
+fd=`json_figure pdump-fixed mem_private_dirty_kb`
+rd=`json_figure pdump mem_private_dirty_kb`
+if [ "$p_fixed" = preferred ] && [ -n "$fd" ] && [ -n "$rd" ] && [ "$fd" -ge "$rd" ]; then
+  bad="$bad pdump-fixed dirties $fd KiB, pdump $rd KiB;"
+fi
+[ -z "$bad" ] && pass || { sed 's/^/    | /' "$T/mem"; fail "$bad"; }
 
 begin "the pdump relocation count is the loader's"
 relocs=`"$PDUMPER_DIR/host/dlisp" --dump-file="$W/scale-1/image.pdmp" --stats --batch \

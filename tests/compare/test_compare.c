@@ -242,10 +242,69 @@ sample_results (struct compare_results *r)
   strcpy (s->load_method, "map");
   strcpy (s->digest[COMPARE_COLD], "abc");
   strcpy (s->digest[COMPARE_PDUMP], "abc");
-  s->fig[COMPARE_COLD][COMPARE_FIG_START_MS] = (struct compare_stat) { 100, 90, 120, 3 };
-  s->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS] = (struct compare_stat) { 2.5, 2, 3, 3 };
+  s->fig[COMPARE_COLD][COMPARE_FIG_START_MS] = (struct compare_stat) { 100, 90, 120, 3, 0, false };
+  s->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS] = (struct compare_stat) { 2.5, 2, 3, 3, 0, false };
   s->fig[COMPARE_PDUMP][COMPARE_FIG_ARTIFACT_BYTES] = (struct compare_stat) { 4096, 4096,
-                                                                              4096, 3 };
+                                                                              4096, 3, 0,
+                                                                              false };
+}
+
+/* Results with a base-mode row, p99 and the memory section.  */
+static void
+test_json_base_modes (void **state)
+{
+  (void) state;
+  struct compare_results r, back;
+  sample_results (&r);
+  r.modes[COMPARE_PDUMP_FIXED] = true;
+  struct compare_scale *s = &r.scales[0];
+  s->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS].p99 = 2.75;
+  s->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS].has_p99 = true;
+  s->fig[COMPARE_PDUMP_FIXED][COMPARE_FIG_START_MS] = (struct compare_stat) { 2, 1.5, 3, 3, 3,
+                                                                              true };
+  s->fig[COMPARE_PDUMP_FIXED][COMPARE_FIG_MEM_PSS_KB] = (struct compare_stat) { 900, 800,
+                                                                                1000, 16, 0,
+                                                                                false };
+  strcpy (s->base[COMPARE_PDUMP].asked, "random");
+  strcpy (s->base[COMPARE_PDUMP].placement, "random");
+  strcpy (s->base[COMPARE_PDUMP_FIXED].asked, "fixed");
+  strcpy (s->base[COMPARE_PDUMP_FIXED].reported, "fixed");
+  strcpy (s->base[COMPARE_PDUMP_FIXED].placement, "fallback");
+  strcpy (s->base[COMPARE_PDUMP_FIXED].reason, "range \"taken\"");
+  s->base[COMPARE_PDUMP_FIXED].stats_runs = 3;
+  s->base[COMPARE_PDUMP_FIXED].fallbacks = 2;
+  char path[256], again[256];
+  snprintf (path, sizeof path, "%s/b.json", dir);
+  snprintf (again, sizeof again, "%s/b2.json", dir);
+  assert_int_equal (compare_json_write (path, &r), 0);
+  assert_int_equal (compare_json_load (path, &back), 0);
+  assert_true (back.modes[COMPARE_PDUMP_FIXED]);
+  const struct compare_scale *t = &back.scales[0];
+  assert_true (t->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS].has_p99
+               && t->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS].p99 == 2.75);
+  assert_false (t->fig[COMPARE_COLD][COMPARE_FIG_START_MS].has_p99);
+  assert_true (t->fig[COMPARE_PDUMP_FIXED][COMPARE_FIG_START_MS].p99 == 3);
+  assert_int_equal (t->fig[COMPARE_PDUMP_FIXED][COMPARE_FIG_MEM_PSS_KB].n, 16);
+  assert_string_equal (t->base[COMPARE_PDUMP_FIXED].reason, "range \"taken\"");
+  assert_int_equal (t->base[COMPARE_PDUMP_FIXED].fallbacks, 2);
+  assert_string_equal (t->base[COMPARE_PDUMP].placement, "random");
+  assert_int_equal (t->base[COMPARE_COLD].asked[0], 0);
+  assert_true (compare_ratio (t, COMPARE_FIG_START_MS, COMPARE_PDUMP_FIXED, COMPARE_PDUMP)
+               == 0.8);
+  /* Written again, byte for byte.  */
+  assert_int_equal (compare_json_write (again, &back), 0);
+  char *a = compare_read_file (path, NULL), *b = compare_read_file (again, NULL);
+  assert_string_equal (a, b);
+  assert_non_null (strstr (a, "\"pdump_fixed_pdump\": 0.800"));
+  free (a);
+  free (b);
+  /* base_modes naming a mode the file does not list.  */
+  assert_int_equal (compare_json_load (write_temp ("x.json", "{\"tool\": \"dumper-compare\", "
+                                                   "\"format\": 1, \"host\": \"h\", \"runs\": 1,"
+                                                   " \"modes\": [\"cold\"], \"scales\": [{"
+                                                   "\"scale\": 1, \"figures\": {}, \"base_modes\":"
+                                                   " {\"pdump-fixed\": {\"asked\": \"fixed\"}}}"
+                                                   "]}"), &back), COMPARE_EXIT_DATA);
 }
 
 static void
@@ -327,9 +386,60 @@ test_samples (void **state)
   st = compare_samples_stat (&s);
   assert_true (st.median == 6 && st.max == 11 && st.n == 6);
   compare_samples_free (&s);
-  st = (struct compare_stat) { 1.23456, 1.00049, 2.99951, 3 };
+  st = (struct compare_stat) { 1.23456, 1.00049, 2.99951, 3, 1.99951, true };
   compare_stat_round (&st, 3);
-  assert_true (st.median == 1.235 && st.min == 1.0 && st.max == 3.0);
+  assert_true (st.median == 1.235 && st.min == 1.0 && st.max == 3.0 && st.p99 == 2.0);
+
+  /* p99 is the nearest rank: the 99th of 100 samples, the largest of 50
+     or fewer, whatever their order.  */
+  for (int i = 100; i >= 1; i--)
+    compare_samples_add (&s, i);
+  st = compare_samples_stat (&s);
+  assert_true (st.has_p99 && st.p99 == 99 && st.max == 100 && st.median == 50.5);
+  compare_samples_free (&s);
+  for (int i = 1; i <= 50; i++)
+    compare_samples_add (&s, i == 17 ? 1000 : i);
+  st = compare_samples_stat (&s);
+  assert_true (st.p99 == 1000 && st.median == 26.5);
+  compare_samples_free (&s);
+}
+
+/* The base-mode rows: their table, and when a row got its mode.  */
+static void
+test_base_modes (void **state)
+{
+  (void) state;
+  assert_string_equal (compare_base_value (COMPARE_PDUMP), "random");
+  assert_string_equal (compare_base_value (COMPARE_PDUMP_FIXED), "fixed");
+  assert_null (compare_base_value (COMPARE_COLD));
+  assert_null (compare_base_value (COMPARE_EMBEDDED));
+  assert_true (compare_base_row_p (COMPARE_PDUMP_FIXED));
+  assert_false (compare_base_row_p (COMPARE_PDUMP));
+  assert_string_equal (compare_mode_names[COMPARE_PDUMP_FIXED], "pdump-fixed");
+  assert_string_equal (compare_mode_names[COMPARE_EMBEDDED], "embedded");
+  assert_true (compare_base_rows[0].mode == COMPARE_PDUMP);
+  for (size_t i = 1; i < compare_base_row_count; i++)
+    assert_true (compare_base_row_p (compare_base_rows[i].mode));
+
+  struct compare_base_info b;
+  memset (&b, 0, sizeof b);
+  strcpy (b.asked, "fixed");
+  assert_int_equal (compare_base_honoured (&b), -1);     /* the host does not say */
+  strcpy (b.reported, "fixed");
+  strcpy (b.placement, "preferred");
+  b.stats_runs = 3;
+  assert_int_equal (compare_base_honoured (&b), 1);
+  b.fallbacks = 1;                                        /* one start fell back */
+  assert_int_equal (compare_base_honoured (&b), 0);
+  b.fallbacks = 0;
+  strcpy (b.placement, "fallback");
+  assert_int_equal (compare_base_honoured (&b), 0);
+  strcpy (b.placement, "random");
+  strcpy (b.reported, "random");                          /* another mode taken */
+  assert_int_equal (compare_base_honoured (&b), 0);
+  strcpy (b.reported, "fixed");
+  strcpy (b.refused, "exit status 64: no");
+  assert_int_equal (compare_base_honoured (&b), 0);
 }
 
 static void
@@ -405,6 +515,27 @@ test_options (void **state)
   assert_int_equal (parse (&o, "--none", NULL), usage);
   assert_int_equal (parse (&o, "--none=", "--unexec", "u", NULL), usage);
   assert_int_equal (parse (&o, "--load", "x", "--none", "n", NULL), usage);
+
+  /* Base modes and the memory section.  */
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--scale", "1,4,16", NULL), -1);
+  assert_true (o.base_rows[COMPARE_PDUMP] && o.base_rows[COMPARE_PDUMP_FIXED]);
+  assert_int_equal (o.procs, 16);
+  assert_int_equal (o.memory_scale_count, 2);
+  assert_int_equal (o.memory_scales[1], 4);
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--base-mode", "random",
+                           "--procs", "0", "--scale", "1,4", "--memory-scale", "4", NULL), -1);
+  assert_false (o.base_rows[COMPARE_PDUMP_FIXED]);
+  assert_int_equal (o.procs, 0);
+  assert_int_equal (o.memory_scale_count, 1);
+  assert_int_equal (o.memory_scales[0], 4);
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--base-mode", "fixed", NULL),
+                    -1);
+  assert_true (o.base_rows[COMPARE_PDUMP_FIXED]);
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--base-mode", "fixed,nope",
+                           NULL), usage);
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--procs", "257", NULL), usage);
+  assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--memory-scale", "4", NULL),
+                    usage);
 }
 
 static void
@@ -458,6 +589,39 @@ test_host (void **state)
   o.host_file = write_temp ("bad.host", "cold /bin/true\ndigest -d\n");
   assert_int_equal (compare_host_load (&h, &o), COMPARE_EXIT_USAGE);
   compare_host_free (&h);
+  /* A row per base mode when the host names its base-mode variable and
+     the row is asked for; never without pdump.  */
+  o.host_file = write_temp ("b.host", "cold /bin/true\ndigest -d\n"
+                            "pdump-dump /bin/true\npdump-start /bin/true\n"
+                            "base-env DUMPER_PDUMP_BASE\nidle t\n");
+  assert_int_equal (compare_host_load (&h, &o), 0);
+  assert_false (h.enabled[COMPARE_PDUMP_FIXED]);
+  compare_host_free (&h);
+  o.base_rows[COMPARE_PDUMP_FIXED] = true;
+  assert_int_equal (compare_host_load (&h, &o), 0);
+  assert_true (h.enabled[COMPARE_PDUMP_FIXED] && h.enabled[COMPARE_PDUMP]);
+  struct compare_vars none = { 1, 1, NULL, NULL };
+  char *line = compare_host_line (&h, COMPARE_STEP_IDLE, &none);
+  assert_string_equal (line, "t");
+  free (line);
+  compare_host_free (&h);
+  o.host_file = write_temp ("b.host", "cold /bin/true\ndigest -d\n"
+                            "pdump-dump /bin/true\npdump-start /bin/true\n");
+  assert_int_equal (compare_host_load (&h, &o), 0);
+  assert_false (h.enabled[COMPARE_PDUMP_FIXED]);
+  compare_host_free (&h);
+  o.host_file = write_temp ("b.host", "cold /bin/true\ndigest -d\nunexec-dump /bin/true\n"
+                            "unexec-start /bin/true\nbase-env DUMPER_PDUMP_BASE\n");
+  assert_int_equal (compare_host_load (&h, &o), 0);
+  assert_false (h.enabled[COMPARE_PDUMP_FIXED]);
+  compare_host_free (&h);
+  o.host_file = write_temp ("b.host", "cold /bin/true\ndigest -d\n"
+                            "pdump-dump /bin/true\npdump-start /bin/true\n"
+                            "base-env DUMPER_PDUMP_BASE=fixed\n");
+  assert_int_equal (compare_host_load (&h, &o), COMPARE_EXIT_DATA);
+  compare_host_free (&h);
+  o.base_rows[COMPARE_PDUMP_FIXED] = false;
+
   /* The reference host needs its build directories to exist.  */
   o.host_file = NULL;
   o.dirs[COMPARE_COLD] = "/nonexistent/none";
@@ -477,6 +641,8 @@ main (void)
     cmocka_unit_test (test_missing_file),
     cmocka_unit_test (test_json_parse),
     cmocka_unit_test (test_json_round_trip),
+    cmocka_unit_test (test_json_base_modes),
+    cmocka_unit_test (test_base_modes),
     cmocka_unit_test (test_baseline),
     cmocka_unit_test (test_samples),
     cmocka_unit_test (test_kv),

@@ -13,6 +13,7 @@
      spawn.c     running a child and measuring it (wall time, rusage)
      measure.c   the run plan: dumps, digest check, timed rounds
      stats.c     samples, medians, the figure table, `key: value' output
+     memory.c    the memory section: concurrent idle starts, smaps_rollup
      heapdiff.c  the first divergence of two heap dumps, as a path
      table.c     the text tables
      json.c      the results as JSON, written and read back
@@ -26,6 +27,7 @@
 #ifndef COMPARE_COMPARE_H
 #define COMPARE_COMPARE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -49,18 +51,49 @@ enum
   COMPARE_EXIT_CANTCREAT = TOOL_EXIT_CANTCREAT
 };
 
-/* The ways a host gets its heap.  The first three have a build
-   directory of their own (--none, --unexec, --pdumper); EMBEDDED uses
-   the pdumper build and the pdump image.  */
+/* The pdump base modes measured as rows of their own beside `pdump'
+   (issue 15): X (ENUM, ROW NAME, VALUE OF THE HOST'S base-env VARIABLE).
+   The `pdump' row itself is the random one (compare_base_rows[0]).
+   Adding a base mode is adding one line here.  */
+#define COMPARE_BASE_ROWS(X) \
+  X (COMPARE_PDUMP_FIXED, "pdump-fixed", "fixed")
+
+/* The ways a host gets its heap -- the rows of the tables.  The first
+   three have a build directory of their own (--none, --unexec,
+   --pdumper); the base-mode rows start from the pdump image with the
+   host's base-mode variable set; EMBEDDED uses the pdumper build and
+   the pdump image.  The order is the order of the rows.  */
+#define COMPARE_BASE_ENUM(e, name, value) e,
 enum compare_mode
 {
   COMPARE_COLD,
   COMPARE_UNEXEC,
   COMPARE_PDUMP,
+  COMPARE_BASE_ROWS (COMPARE_BASE_ENUM)
   COMPARE_EMBEDDED,
   COMPARE_MODE_COUNT
 };
+#undef COMPARE_BASE_ENUM
 #define COMPARE_DIR_COUNT 3
+
+/* A row started from the pdump image in a base mode: its mode and the
+   value of the base-env variable.  */
+struct compare_base_row
+{
+  enum compare_mode mode;
+  const char *value;
+};
+extern const struct compare_base_row compare_base_rows[];
+extern const size_t compare_base_row_count;
+
+/* The value of MODE's base-env variable, or NULL when MODE is not a
+   base-mode row (`pdump' is: random).  */
+const char *compare_base_value (int mode);
+
+/* True for the rows that start from the pdump image with a base mode
+   of their own (not `pdump').  They use pdump's build, image and
+   commands.  */
+bool compare_base_row_p (int mode);
 
 extern const char *const compare_mode_names[COMPARE_MODE_COUNT];
 
@@ -88,6 +121,10 @@ struct compare_options
   double threshold_pct;
   double noise_ms;                       /* --noise-ms */
   bool quiet, print_host;
+  bool base_rows[COMPARE_MODE_COUNT];    /* --base-mode: the rows asked for */
+  int procs;                             /* --procs: the memory section's */
+  long memory_scales[COMPARE_MAX_SCALES];  /* --memory-scale */
+  size_t memory_scale_count;
 };
 
 /* Parse ARGV into O.  Returns -1 to go on, else the exit status (after
@@ -124,6 +161,9 @@ enum compare_step
   COMPARE_STEP_DIGEST,          /* ... to print the heap digest */
   COMPARE_STEP_HEAP_DUMP,       /* ... to write the heap dump {file} */
   COMPARE_STEP_STATS,           /* ... to print `key: value' figures */
+  COMPARE_STEP_BASE_ENV,        /* the variable naming the pdump base mode */
+  COMPARE_STEP_IDLE,            /* the line that an idle start answers */
+  COMPARE_STEP_IDLE_ARGS,       /* words added to make a start wait */
   COMPARE_STEP_COUNT
 };
 
@@ -170,6 +210,11 @@ void compare_argv_free (char **argv);
 char *compare_host_path (const struct compare_host *h, enum compare_step step,
                          const struct compare_vars *v);
 
+/* The words of STEP expanded and joined by spaces (COMPARE_STEP_IDLE,
+   COMPARE_STEP_BASE_ENV); NULL when the host has none.  Free with free.  */
+char *compare_host_line (const struct compare_host *h, enum compare_step step,
+                         const struct compare_vars *v);
+
 void compare_host_free (struct compare_host *h);
 
 /* ------------------------------------------------------------------ */
@@ -190,10 +235,38 @@ struct compare_proc
 extern volatile sig_atomic_t compare_interrupted;
 
 /* Run ARGV with stdin from /dev/null, stdout to OUT_PATH and stderr to
-   ERR_PATH (NULL: /dev/null); wait for it.  Returns 0, or -1 when it
-   could not be started (errno set; EINTR after compare_interrupted).  */
-int compare_spawn (char *const *argv, const char *out_path, const char *err_path,
-                   struct compare_proc *result);
+   ERR_PATH (NULL: /dev/null); wait for it.  ENV_SET, when not NULL, is
+   a `NAME=VALUE' the child's environment gets (replacing NAME's value).
+   Returns 0, or -1 when it could not be started (errno set; EINTR after
+   compare_interrupted).  */
+int compare_spawn (char *const *argv, const char *env_set, const char *out_path,
+                   const char *err_path, struct compare_proc *result);
+
+/* A child that keeps running: its standard input and output are pipes
+   to the tool.  */
+struct compare_child
+{
+  int pid;                /* 0: not running */
+  int to_child;           /* its standard input, or -1 */
+  int from_child;         /* its standard output, or -1 */
+  double started;
+};
+
+/* Start ARGV as compare_spawn does, but with pipes for its standard
+   input and output, and do not wait.  Returns 0 or -1 (errno set).  */
+int compare_spawn_child (char *const *argv, const char *env_set, const char *err_path,
+                         struct compare_child *c);
+
+/* Write LINE and a newline to C's input and wait at most TIMEOUT
+   seconds for a whole line on its output.  Returns 0, or -1 with errno
+   set (EPIPE: it ended first; ETIMEDOUT).  */
+int compare_child_ask (struct compare_child *c, const char *line, double timeout);
+
+/* Close C's input (end of file: it should exit; with KILL_IT, SIGKILL
+   it first), discard what it still prints, and reap it.  Returns 0 or
+   -1 (errno set).  */
+int compare_child_finish (struct compare_child *c, bool kill_it,
+                          struct compare_proc *result);
 
 /* True when the child exited 0.  */
 bool compare_proc_ok (const struct compare_proc *p);
@@ -236,6 +309,8 @@ enum compare_figure
   COMPARE_FIG_FLOOR_MAP_TOUCH_MS,
   COMPARE_FIG_FLOOR_READ_HUGE_MS,
   COMPARE_FIG_WRITE_MS,          /* write-seconds: the back end's write alone */
+  COMPARE_FIG_MEM_DIRTY_KB,      /* memory section: Private_Dirty per process */
+  COMPARE_FIG_MEM_PSS_KB,        /* memory section: Pss per process */
   COMPARE_FIG_COUNT
 };
 
@@ -245,15 +320,21 @@ struct compare_figure_info
   int decimals;           /* in JSON */
   bool baseline;          /* compared with --baseline: larger is worse */
   bool is_ms;             /* a time in milliseconds */
+  bool tail;              /* its p99 is kept too */
 };
 
 extern const struct compare_figure_info compare_figures[COMPARE_FIG_COUNT];
 
-/* Summary of a figure's samples; n == 0: not measured.  */
+/* Summary of a figure's samples; n == 0: not measured.  p99 (the
+   nearest-rank 99th percentile) is kept for the figures whose info says
+   `tail'; has_p99 says whether it is known (a file of an earlier
+   version has none).  */
 struct compare_stat
 {
   double median, min, max;
   int n;
+  double p99;
+  bool has_p99;
 };
 
 /* Samples while measuring.  */
@@ -271,6 +352,27 @@ void compare_samples_free (struct compare_samples *s);
    table and in a file read back are the same numbers.  */
 void compare_stat_round (struct compare_stat *s, int decimals);
 
+/* How a row started in a base mode fared: the base mode asked for,
+   what the host reported (`pdump-base-mode', `pdump-placement' and its
+   reason in its stats), how many of the stats starts fell back, and,
+   when the host refused the value, its message.  asked[0] == 0: the row
+   has no base mode.  */
+struct compare_base_info
+{
+  char asked[16];
+  char reported[16];          /* "" when the host does not say */
+  char placement[16];         /* "" when the host does not say */
+  char method[16];            /* pdump-method: hybrid, map, read */
+  char reason[96];
+  int stats_runs, fallbacks;
+  char refused[200];          /* "" unless refused */
+};
+
+/* Whether the row was measured in the base mode it asked for: 1 yes,
+   0 no (refused, another mode reported, or it fell back), -1 unknown
+   (the host does not report its base mode).  */
+int compare_base_honoured (const struct compare_base_info *b);
+
 /* Everything measured at one scale.  */
 struct compare_scale
 {
@@ -278,6 +380,7 @@ struct compare_scale
   char digest[COMPARE_MODE_COUNT][80];
   char load_method[16];            /* pdump: hybrid, map or read */
   struct compare_stat fig[COMPARE_MODE_COUNT][COMPARE_FIG_COUNT];
+  struct compare_base_info base[COMPARE_MODE_COUNT];
 };
 
 struct compare_results
@@ -325,6 +428,34 @@ struct compare_run
 /* Measure every scale of OPT into R.  Returns 0 or an exit status
    (COMPARE_EXIT_DIVERGED after printing the divergence).  */
 int compare_measure (struct compare_run *run, struct compare_results *r);
+
+/* ------------------------------------------------------------------ */
+/* memory.c */
+
+struct compare_memory_request
+{
+  char *const *argv;          /* a start with the idle words */
+  const char *env_set;        /* as for compare_spawn */
+  const char *probe;          /* the idle line */
+  int procs;                  /* how many at once */
+  const char *err_prefix;     /* process K's stderr: ERR_PREFIX-K.err */
+};
+
+struct compare_memory_failure
+{
+  char why[256];
+  char err_path[PATH_MAX];    /* the failing process's stderr, or "" */
+  bool ended;                 /* it ended: PROC says how */
+  struct compare_proc proc;
+};
+
+/* Run REQ->PROCS copies of the idle start at once; when every one has
+   answered the idle line, add each one's Private_Dirty and Pss (KiB,
+   /proc/PID/smaps_rollup) to DIRTY and PSS; then end them all.
+   Returns 0, or -1 with FAILURE filled in.  */
+int compare_memory_sample (const struct compare_memory_request *req,
+                           struct compare_samples *dirty, struct compare_samples *pss,
+                           struct compare_memory_failure *failure);
 
 /* ------------------------------------------------------------------ */
 /* heapdiff.c */

@@ -39,26 +39,29 @@ const char compare_builtin_host[] =
 "batch         --batch\n"
 "digest        --heap-digest\n"
 "heap-dump     --heap-dump {file}\n"
-"stats         --stats\n";
+"stats         --stats\n"
+"base-env      DUMPER_PDUMP_BASE\n"
+"idle          t\n";
 
 static const char *const step_keys[COMPARE_STEP_COUNT] = {
   "cold", "unexec-dump", "unexec-start", "unexec-input", "pdump-dump",
   "pdump-start", "pdump-floor", "embed", "embedded-start", "embedded-input",
-  "batch", "digest", "heap-dump", "stats",
+  "batch", "digest", "heap-dump", "stats", "base-env", "idle", "idle-args",
 };
 
-/* The steps a mode needs (ending in COMPARE_STEP_COUNT).  */
+/* The steps a mode needs (ending in COMPARE_STEP_COUNT).  The base-mode
+   rows use pdump's (compare_base_row_p).  */
 static const enum compare_step mode_steps[COMPARE_MODE_COUNT][3] = {
-  { COMPARE_STEP_COLD, COMPARE_STEP_COUNT },
-  { COMPARE_STEP_UNEXEC_DUMP, COMPARE_STEP_UNEXEC_START, COMPARE_STEP_COUNT },
-  { COMPARE_STEP_PDUMP_DUMP, COMPARE_STEP_PDUMP_START, COMPARE_STEP_COUNT },
-  { COMPARE_STEP_EMBED, COMPARE_STEP_EMBEDDED_START, COMPARE_STEP_COUNT },
+  [COMPARE_COLD] = { COMPARE_STEP_COLD, COMPARE_STEP_COUNT },
+  [COMPARE_UNEXEC] = { COMPARE_STEP_UNEXEC_DUMP, COMPARE_STEP_UNEXEC_START, COMPARE_STEP_COUNT },
+  [COMPARE_PDUMP] = { COMPARE_STEP_PDUMP_DUMP, COMPARE_STEP_PDUMP_START, COMPARE_STEP_COUNT },
+  [COMPARE_EMBEDDED] = { COMPARE_STEP_EMBED, COMPARE_STEP_EMBEDDED_START, COMPARE_STEP_COUNT },
 };
 
 /* Each mode's optional steps, whose directories must be given too.  */
 static const enum compare_step mode_optional[COMPARE_MODE_COUNT] = {
-  COMPARE_STEP_COUNT, COMPARE_STEP_UNEXEC_INPUT, COMPARE_STEP_PDUMP_FLOOR,
-  COMPARE_STEP_EMBEDDED_INPUT,
+  [COMPARE_COLD] = COMPARE_STEP_COUNT, [COMPARE_UNEXEC] = COMPARE_STEP_UNEXEC_INPUT,
+  [COMPARE_PDUMP] = COMPARE_STEP_PDUMP_FLOOR, [COMPARE_EMBEDDED] = COMPARE_STEP_EMBEDDED_INPUT,
 };
 
 /* Placeholders; the first three are the build directories.  */
@@ -425,6 +428,8 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
       return st;
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
     {
+      if (compare_base_row_p (m))
+        continue;               /* below, once pdump's is known */
       bool defined = true, dirs = true;
       int missing = -1;
       for (const enum compare_step *s = mode_steps[m]; *s != COMPARE_STEP_COUNT; s++)
@@ -445,6 +450,23 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
           return COMPARE_EXIT_USAGE;
         }
     }
+  /* A row per base mode asked for, when pdump runs and the host names
+     the variable that chooses the base mode.  */
+  for (size_t i = 0; i < compare_base_row_count; i++)
+    {
+      int m = compare_base_rows[i].mode;
+      if (compare_base_row_p (m))
+        h->enabled[m] = h->enabled[COMPARE_PDUMP] && o->base_rows[m]
+                        && h->steps[COMPARE_STEP_BASE_ENV].count > 0;
+    }
+  if (h->steps[COMPARE_STEP_BASE_ENV].count > 1
+      || (h->steps[COMPARE_STEP_BASE_ENV].count
+          && strchr (h->steps[COMPARE_STEP_BASE_ENV].items[0], '=')))
+    {
+      compare_error ("%s: `base-env' takes one word, the name of an environment variable",
+                     o->host_file ? o->host_file : "built-in host");
+      return COMPARE_EXIT_DATA;
+    }
   if (!h->enabled[COMPARE_COLD])
     return compare_usage_error ("the host description has no usable `cold' command%s",
                                 o->host_file ? "" : " (give --none DIR)");
@@ -453,7 +475,7 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
                                 "or pdump commands");
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
     {
-      if (!h->enabled[m])
+      if (!h->enabled[m] || compare_base_row_p (m))
         continue;
       for (const enum compare_step *s = mode_steps[m]; *s != COMPARE_STEP_COUNT; s++)
         if ((st = check_step (h, *s, m)) != 0)
@@ -463,6 +485,27 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
         return st;
     }
   return 0;
+}
+
+char *
+compare_host_line (const struct compare_host *h, enum compare_step step,
+                   const struct compare_vars *v)
+{
+  const struct compare_words *w = &h->steps[step];
+  if (w->count == 0)
+    return NULL;
+  char *line = tool_xstrdup ("");
+  for (size_t i = 0; i < w->count; i++)
+    {
+      char *word = expand_word (h, w->items[i], v);
+      size_t len = strlen (line);
+      line = tool_xrealloc (line, len + strlen (word) + 2);
+      if (i > 0)
+        line[len++] = ' ';
+      strcpy (line + len, word);
+      free (word);
+    }
+  return line;
 }
 
 void

@@ -10,7 +10,12 @@
    results read from a file gives that file again, byte for byte.  A
    file that is not JSON, or not this tool's format, is an error naming
    the file and the place; unknown members are ignored, so a newer tool's
-   file can serve as an older tool's baseline.  */
+   file can serve as an older tool's baseline -- unless it has rows an
+   older tool does not know (the base-mode rows, pdump-fixed, ...: an
+   older tool refuses a file that lists them in "modes").  Members and
+   rows added since format 1 (base_modes, p99, the memory section's
+   figures) are written only when measured, so a file without them is
+   written again byte for byte.  */
 
 #include <config.h>
 
@@ -43,8 +48,50 @@ write_string (FILE *f, const char *s)
 static void
 write_stat (FILE *f, const struct compare_stat *s, int decimals)
 {
-  fprintf (f, "{\"median\": %.*f, \"min\": %.*f, \"max\": %.*f, \"n\": %d}", decimals,
-           s->median, decimals, s->min, decimals, s->max, s->n);
+  fprintf (f, "{\"median\": %.*f, \"min\": %.*f, \"max\": %.*f, ", decimals, s->median,
+           decimals, s->min, decimals, s->max);
+  if (s->has_p99)
+    fprintf (f, "\"p99\": %.*f, ", decimals, s->p99);
+  fprintf (f, "\"n\": %d}", s->n);
+}
+
+/* The base modes of the rows that have one (written only when some row
+   has: a file without base-mode rows is the same as before them).  */
+static void
+write_base_modes (FILE *f, const struct compare_results *r, const struct compare_scale *s)
+{
+  bool any = false;
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    any = any || (r->modes[m] && s->base[m].asked[0]);
+  if (!any)
+    return;
+  fprintf (f, ",\n      \"base_modes\": {");
+  const char *sep = "\n";
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    {
+      const struct compare_base_info *b = &s->base[m];
+      if (!r->modes[m] || !b->asked[0])
+        continue;
+      fprintf (f, "%s        \"%s\": {\"asked\": ", sep, compare_mode_names[m]);
+      write_string (f, b->asked);
+      fprintf (f, ", \"reported\": ");
+      write_string (f, b->reported);
+      fprintf (f, ", \"placement\": ");
+      write_string (f, b->placement);
+      fprintf (f, ", \"method\": ");
+      write_string (f, b->method);
+      fprintf (f, ", \"reason\": ");
+      write_string (f, b->reason);
+      fprintf (f, ", \"stats_runs\": %d, \"fallbacks\": %d", b->stats_runs, b->fallbacks);
+      if (b->refused[0])
+        {
+          fprintf (f, ", \"refused\": ");
+          write_string (f, b->refused);
+        }
+      fprintf (f, "}");
+      sep = ",\n";
+    }
+  fprintf (f, "\n      }");
 }
 
 static void
@@ -79,6 +126,21 @@ write_scale (FILE *f, const struct compare_results *r, const struct compare_scal
           sep = ", ";
         }
     }
+  /* A base-mode row against unexec and pdump: "pdump_fixed_unexec".  */
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    for (int den = COMPARE_UNEXEC; den <= COMPARE_PDUMP && compare_base_row_p (m); den++)
+      {
+        double v = r->modes[m] ? compare_ratio (s, COMPARE_FIG_START_MS, m, den) : 0;
+        if (v <= 0)
+          continue;
+        char key[64];
+        snprintf (key, sizeof key, "%s_%s", compare_mode_names[m], compare_mode_names[den]);
+        for (char *c = key; *c; c++)
+          if (*c == '-')
+            *c = '_';
+        fprintf (f, "%s\"%s\": %.3f", sep, key, v);
+        sep = ", ";
+      }
   fprintf (f, "},\n      \"figures\": {");
   sep = "\n";
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
@@ -97,7 +159,9 @@ write_scale (FILE *f, const struct compare_results *r, const struct compare_scal
       fprintf (f, "\n        }");
       sep = ",\n";
     }
-  fprintf (f, "\n      }\n    }");
+  fprintf (f, "\n      }");
+  write_base_modes (f, r, s);
+  fprintf (f, "\n    }");
 }
 
 int
@@ -509,7 +573,48 @@ load_stat (const struct compare_json *v, struct compare_stat *s)
   const struct compare_json *n = typed (v, "n", COMPARE_JSON_NUMBER);
   if (!median || !min || !max || !n || n->number < 1 || n->number > 1e6)
     return "a figure needs numbers median, min, max and n (1 or more)";
-  *s = (struct compare_stat) { median->number, min->number, max->number, (int) n->number };
+  const struct compare_json *p99 = typed (v, "p99", COMPARE_JSON_NUMBER);
+  *s = (struct compare_stat) { median->number, min->number, max->number, (int) n->number,
+                               p99 ? p99->number : 0, p99 != NULL };
+  return NULL;
+}
+
+/* A string member NAME of OBJ into BUF ("" when absent).  */
+static void
+load_string (const struct compare_json *obj, const char *name, char *buf, size_t size)
+{
+  const struct compare_json *v = typed (obj, name, COMPARE_JSON_STRING);
+  snprintf (buf, size, "%s", v ? v->string : "");
+}
+
+static const char *
+load_base_modes (const struct compare_json *v, struct compare_results *r,
+                 struct compare_scale *s)
+{
+  const struct compare_json *modes = typed (v, "base_modes", COMPARE_JSON_OBJECT);
+  for (size_t i = 0; modes && i < modes->count; i++)
+    {
+      int m = mode_index (modes->names[i]);
+      const struct compare_json *o = &modes->items[i];
+      if (m < 0 || !r->modes[m])
+        return "`base_modes' names a mode not in `modes'";
+      if (o->type != COMPARE_JSON_OBJECT || !typed (o, "asked", COMPARE_JSON_STRING))
+        return "a base mode needs an object with a string `asked'";
+      struct compare_base_info *b = &s->base[m];
+      load_string (o, "asked", b->asked, sizeof b->asked);
+      load_string (o, "reported", b->reported, sizeof b->reported);
+      load_string (o, "placement", b->placement, sizeof b->placement);
+      load_string (o, "method", b->method, sizeof b->method);
+      load_string (o, "reason", b->reason, sizeof b->reason);
+      load_string (o, "refused", b->refused, sizeof b->refused);
+      const struct compare_json *runs = typed (o, "stats_runs", COMPARE_JSON_NUMBER);
+      const struct compare_json *fallbacks = typed (o, "fallbacks", COMPARE_JSON_NUMBER);
+      if (!runs || !fallbacks || runs->number < 0 || runs->number > 1e6
+          || fallbacks->number < 0 || fallbacks->number > runs->number)
+        return "a base mode needs whole numbers stats_runs and fallbacks (at most stats_runs)";
+      b->stats_runs = (int) runs->number;
+      b->fallbacks = (int) fallbacks->number;
+    }
   return NULL;
 }
 
@@ -551,7 +656,7 @@ load_scale (const struct compare_json *v, struct compare_results *r, struct comp
                 return bad;
             }
     }
-  return NULL;
+  return load_base_modes (v, r, s);
 }
 
 static const char *

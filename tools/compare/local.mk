@@ -14,7 +14,7 @@
 # built here under compare-builds/MODE (tools/compare/builds.sh).
 
 COMPARE_SRCS = tools/compare/baseline.c tools/compare/heapdiff.c \
-	tools/compare/host.c tools/compare/json.c tools/compare/measure.c \
+	tools/compare/host.c tools/compare/json.c tools/compare/measure.c tools/compare/memory.c \
 	tools/compare/options.c tools/compare/plot.c tools/compare/spawn.c \
 	tools/compare/stats.c tools/compare/table.c tools/compare/util.c \
 	tools/common/xalloc.c tools/common/cli.c common/clock.c
@@ -62,7 +62,7 @@ CLEANFILES += compare.json compare.png
 # these.
 
 COMPARE_TEST_SCRIPTS = tests/compare/cli.sh tests/compare/compare.sh \
-	tests/compare/broken.sh
+	tests/compare/broken.sh tests/compare/base-modes.sh
 CHECK_PROGRAMS += tests/compare/test_compare
 CHECK_SCRIPTS += $(COMPARE_TEST_SCRIPTS)
 

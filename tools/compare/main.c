@@ -11,7 +11,8 @@
 
    Exit statuses (doc/man/dumper-compare.1): 0 all modes agree and
    nothing regressed; 2 the heap digests differ; 3 a figure regressed
-   against the baseline; 4 a mode's command failed; 64 usage; 65 a
+   against the baseline; 4 a mode's command failed (also: the host
+   refused a base mode, after the tables); 64 usage; 65 a
    malformed input file; 66 a missing build, program or file; 69 no
    gnuplot; 71 a system error; 73 an output file cannot be written.  */
 
@@ -134,10 +135,29 @@ run (const struct compare_options *o)
         return st;
       printf ("\nchart: %s\n", o->plot_path);
     }
-  if (o->baseline_path
-      && compare_baseline (stdout, &results, &baseline, o->threshold_pct, o->noise_ms) > 0)
+  bool regressed = o->baseline_path
+                   && compare_baseline (stdout, &results, &baseline, o->threshold_pct,
+                                        o->noise_ms) > 0;
+  fflush (stdout);
+  /* A base mode the host refused is a mode that could not run: its row
+     is in the tables, marked, and the status says so.  */
+  bool refused = false;
+  for (size_t i = 0; i < results.scale_count && !o->load_path; i++)
+    for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+      {
+        const struct compare_base_info *b = &results.scales[i].base[m];
+        if (!results.modes[m] || !b->asked[0] || compare_base_honoured (b) != 0)
+          continue;
+        refused = refused || b->refused[0];
+        compare_error ("scale %ld: %s %s base mode %s (see the note under the main table)",
+                       results.scales[i].scale, compare_mode_names[m],
+                       b->refused[0] ? "was not measured: the host refused"
+                                     : "was measured, but not in", b->asked);
+      }
+  if (refused)
+    return COMPARE_EXIT_MODE_FAILED;
+  if (regressed)
     {
-      fflush (stdout);
       compare_error ("figures regressed against %s", o->baseline_path);
       return COMPARE_EXIT_REGRESSION;
     }

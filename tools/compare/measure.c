@@ -19,6 +19,15 @@
       of them alike; the dumps are done and synced before, so their
       write-back does not land on the starts.
    5. The physical floor of the pdump load (when the host has one).
+   6. At the memory scales, the memory section (memory.c): --procs
+      idle starts of each mode at once, one mode after the other.
+
+   The base-mode rows (pdump-fixed, ...) are starts from the pdump image
+   with the host's base-env variable set to their base mode (`pdump'
+   itself: random); they run in the rounds like any mode.  A start whose
+   base mode the host refuses (it fails with the variable and succeeds
+   without it) leaves its row unmeasured and marked refused, and the
+   other rows go on.
 
    Must not: print results (table.c) or decide exit statuses beyond
    `a command failed' and `digests differ'.  */
@@ -34,25 +43,36 @@
 
 #include "compare.h"
 
+/* Indexed by the mode a row's commands come from (source_of).  */
 static const enum compare_step start_step[COMPARE_MODE_COUNT] = {
-  COMPARE_STEP_COLD, COMPARE_STEP_UNEXEC_START, COMPARE_STEP_PDUMP_START,
-  COMPARE_STEP_EMBEDDED_START,
+  [COMPARE_COLD] = COMPARE_STEP_COLD, [COMPARE_UNEXEC] = COMPARE_STEP_UNEXEC_START,
+  [COMPARE_PDUMP] = COMPARE_STEP_PDUMP_START, [COMPARE_EMBEDDED] = COMPARE_STEP_EMBEDDED_START,
 };
-/* The modes that dump (the embedded executable is made, not dumped).  */
+/* The modes that dump (the embedded executable is made, not dumped;
+   the base-mode rows use pdump's image).  */
 static const enum compare_step dump_step[COMPARE_MODE_COUNT] = {
-  COMPARE_STEP_COUNT, COMPARE_STEP_UNEXEC_DUMP, COMPARE_STEP_PDUMP_DUMP,
-  COMPARE_STEP_COUNT,
+  [COMPARE_COLD] = COMPARE_STEP_COUNT, [COMPARE_UNEXEC] = COMPARE_STEP_UNEXEC_DUMP,
+  [COMPARE_PDUMP] = COMPARE_STEP_PDUMP_DUMP, [COMPARE_EMBEDDED] = COMPARE_STEP_COUNT,
 };
-static const char *const artifact_name[COMPARE_MODE_COUNT] = { NULL, "dumped", "image.pdmp",
-                                                               "embedded" };
-static const char *const scratch_name[COMPARE_MODE_COUNT] = { NULL, "scratch-dumped",
-                                                              "scratch.pdmp", NULL };
+static const char *const artifact_name[COMPARE_MODE_COUNT] = {
+  [COMPARE_UNEXEC] = "dumped", [COMPARE_PDUMP] = "image.pdmp", [COMPARE_EMBEDDED] = "embedded",
+};
+static const char *const scratch_name[COMPARE_MODE_COUNT] = {
+  [COMPARE_UNEXEC] = "scratch-dumped", [COMPARE_PDUMP] = "scratch.pdmp",
+};
+
+/* The mode whose commands, build and artifact MODE's row uses.  */
+static int
+source_of (int mode)
+{
+  return compare_base_row_p (mode) ? COMPARE_PDUMP : mode;
+}
 
 /* Whether MODE's starts run the pdump loader (and report its figures).  */
 static bool
 loads_image (int mode)
 {
-  return mode == COMPARE_PDUMP || mode == COMPARE_EMBEDDED;
+  return source_of (mode) == COMPARE_PDUMP || mode == COMPARE_EMBEDDED;
 }
 
 struct scale_run
@@ -62,6 +82,8 @@ struct scale_run
   struct compare_scale *out;
   char dir[PATH_MAX];
   char artifact[COMPARE_MODE_COUNT][PATH_MAX];
+  char *env[COMPARE_MODE_COUNT];       /* a start's `VAR=base mode', or NULL */
+  bool refused[COMPARE_MODE_COUNT];    /* its base mode refused: not measured */
   struct compare_samples samples[COMPARE_MODE_COUNT][COMPARE_FIG_COUNT];
 };
 
@@ -82,19 +104,36 @@ path_in (const struct scale_run *s, char *buf, const char *name)
     abort ();
 }
 
-/* Print the command and the end of its error output.  */
+/* The last line of the file at PATH into BUF ("" when none).  */
 static void
-report_failure (char **argv, const struct compare_proc *p, const char *err_path,
-                const char *what, const struct scale_run *s)
+last_line (const char *path, char *buf, size_t size)
 {
-  char how[96];
-  compare_proc_describe (p, how, sizeof how);
+  char *text = compare_read_file (path, NULL);
+  buf[0] = '\0';
+  if (text == NULL)
+    return;
+  size_t len = strlen (text);
+  while (len > 0 && text[len - 1] == '\n')
+    text[--len] = '\0';
+  const char *start = strrchr (text, '\n');
+  snprintf (buf, size, "%s", start ? start + 1 : text);
+  free (text);
+}
+
+/* Print that WHAT failed (HOW), the command (with ENV before it) and the
+   end of its error output (ERR_PATH, unless NULL or "").  */
+static void
+report_failure_how (char **argv, const char *env, const char *how, const char *err_path,
+                    const char *what, const struct scale_run *s)
+{
   compare_error ("scale %ld: %s failed (%s):", s->out->scale, what, how);
   fputs ("   ", stderr);
+  if (env)
+    fprintf (stderr, " %s", env);
   for (char **a = argv; *a; a++)
     fprintf (stderr, " %s", *a);
   fputc ('\n', stderr);
-  char *text = compare_read_file (err_path, NULL);
+  char *text = err_path && *err_path ? compare_read_file (err_path, NULL) : NULL;
   if (text && *text)
     {
       /* The last 12 lines say why.  */
@@ -111,6 +150,66 @@ report_failure (char **argv, const struct compare_proc *p, const char *err_path,
   free (text);
 }
 
+static void
+report_failure (char **argv, const char *env, const struct compare_proc *p,
+                const char *err_path, const char *what, const struct scale_run *s)
+{
+  char how[96];
+  compare_proc_describe (p, how, sizeof how);
+  report_failure_how (argv, env, how, err_path, what, s);
+}
+
+/* What a run of a step needs besides the step: the words of EXTRAS,
+   the placeholders' artifact and file, and the name of its output
+   files (LABEL.out, LABEL.err in the scale's directory).  */
+struct step_run
+{
+  const enum compare_step *extras;
+  const char *artifact, *file, *label;
+};
+
+/* Run STEP of MODE once, with MODE's base-mode variable when STEP is a
+   pdump start and ENV is true.  The path of its output in OUT_PATH
+   (PATH_MAX bytes) unless it is NULL, of its error output in ERR_PATH
+   (PATH_MAX bytes).  Returns 0 (P says how it ended), or
+   COMPARE_EXIT_MODE_FAILED when it could not be started (reported).  */
+static int
+spawn_step (struct scale_run *s, int mode, enum compare_step step, const struct step_run *r,
+            bool env, struct compare_proc *p, char *out_path, char *err_path)
+{
+  char own_out[PATH_MAX], name[128];
+  if (out_path == NULL)
+    out_path = own_out;
+  snprintf (name, sizeof name, "%s.out", r->label);
+  path_in (s, out_path, name);
+  snprintf (name, sizeof name, "%s.err", r->label);
+  path_in (s, err_path, name);
+  struct compare_vars v = { s->out->scale, s->run->opt->runs, r->artifact, r->file };
+  char **argv = compare_host_argv (s->host, step, r->extras, &v);
+  const char *env_set = env && step == COMPARE_STEP_PDUMP_START ? s->env[mode] : NULL;
+  int st = 0;
+  if (compare_spawn (argv, env_set, out_path, err_path, p) != 0)
+    {
+      compare_error ("scale %ld: cannot run %s: %s", s->out->scale, argv[0], strerror (errno));
+      st = COMPARE_EXIT_MODE_FAILED;
+    }
+  compare_argv_free (argv);
+  return st;
+}
+
+/* Report that STEP of MODE, run as R, ended as P.  */
+static void
+report_step_failure (struct scale_run *s, int mode, enum compare_step step,
+                     const struct step_run *r, const struct compare_proc *p,
+                     const char *err_path)
+{
+  struct compare_vars v = { s->out->scale, s->run->opt->runs, r->artifact, r->file };
+  char **argv = compare_host_argv (s->host, step, r->extras, &v);
+  report_failure (argv, step == COMPARE_STEP_PDUMP_START ? s->env[mode] : NULL, p, err_path,
+                  r->label, s);
+  compare_argv_free (argv);
+}
+
 /* Run STEP of MODE (with the words of EXTRAS) once; its output goes to
    LABEL.out and LABEL.err in the scale's directory, and the former's
    path to OUT_PATH (PATH_MAX bytes) unless it is NULL.  Returns 0 or
@@ -120,27 +219,14 @@ run_step (struct scale_run *s, int mode, enum compare_step step,
           const enum compare_step *extras, const char *artifact, const char *file,
           const char *label, struct compare_proc *p, char *out_path)
 {
-  char own_out[PATH_MAX], err_path[PATH_MAX], name[128];
-  if (out_path == NULL)
-    out_path = own_out;
-  snprintf (name, sizeof name, "%s.out", label);
-  path_in (s, out_path, name);
-  snprintf (name, sizeof name, "%s.err", label);
-  path_in (s, err_path, name);
-  struct compare_vars v = { s->out->scale, s->run->opt->runs, artifact, file };
-  char **argv = compare_host_argv (s->host, step, extras, &v);
-  int st = 0;
-  if (compare_spawn (argv, out_path, err_path, p) != 0)
+  const struct step_run r = { extras, artifact, file, label };
+  char err_path[PATH_MAX];
+  int st = spawn_step (s, mode, step, &r, true, p, out_path, err_path);
+  if (st == 0 && !compare_proc_ok (p))
     {
-      compare_error ("scale %ld: cannot run %s: %s", s->out->scale, argv[0], strerror (errno));
+      report_step_failure (s, mode, step, &r, p, err_path);
       st = COMPARE_EXIT_MODE_FAILED;
     }
-  else if (!compare_proc_ok (p))
-    {
-      report_failure (argv, p, err_path, label, s);
-      st = COMPARE_EXIT_MODE_FAILED;
-    }
-  compare_argv_free (argv);
   return st;
 }
 
@@ -249,8 +335,8 @@ heap_dump (struct scale_run *s, int mode, char *path)
   snprintf (label, sizeof label, "%s-heap-dump", compare_mode_names[mode]);
   path_in (s, path, name);
   struct compare_proc p;
-  return run_step (s, mode, start_step[mode], extras, s->artifact[mode], path, label, &p,
-                   NULL);
+  return run_step (s, mode, start_step[source_of (mode)], extras,
+                   s->artifact[source_of (mode)], path, label, &p, NULL);
 }
 
 /* The digests differ: show where, for each mode that differs.  */
@@ -261,8 +347,8 @@ report_divergence (struct scale_run *s)
   fflush (stderr);
   printf ("scale %ld: the heap digests differ:\n", o->scale);
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
-    if (s->host->enabled[m])
-      printf ("  %-7s %s\n", compare_mode_names[m], o->digest[m]);
+    if (s->host->enabled[m] && !s->refused[m])
+      printf ("  %-11s %s\n", compare_mode_names[m], o->digest[m]);
   if (s->host->steps[COMPARE_STEP_HEAP_DUMP].count == 0)
     {
       printf ("(the host has no heap-dump command, so no path to the difference)\n");
@@ -274,7 +360,8 @@ report_divergence (struct scale_run *s)
     return st;
   for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
     {
-      if (!s->host->enabled[m] || strcmp (o->digest[m], o->digest[COMPARE_COLD]) == 0)
+      if (!s->host->enabled[m] || s->refused[m]
+          || strcmp (o->digest[m], o->digest[COMPARE_COLD]) == 0)
         continue;
       char path[PATH_MAX];
       if ((st = heap_dump (s, m, path)) != 0)
@@ -300,6 +387,36 @@ report_divergence (struct scale_run *s)
 typedef int start_result (struct scale_run *s, int mode, const struct compare_proc *p,
                           const char *out_path);
 
+/* A start of MODE with its base-mode variable failed (P, its error
+   output at ERR_PATH).  When the same start without the variable
+   succeeds, the host refused the base mode: record that (the row goes
+   unmeasured) and return true.  */
+static bool
+base_mode_refused (struct scale_run *s, int mode, const struct step_run *r,
+                   const struct compare_proc *p, const char *err_path)
+{
+  if (s->env[mode] == NULL)
+    return false;
+  char label[96], err_without[PATH_MAX];
+  snprintf (label, sizeof label, "%s-without-base", r->label);
+  struct step_run without = *r;
+  without.label = label;
+  struct compare_proc q;
+  if (spawn_step (s, mode, COMPARE_STEP_PDUMP_START, &without, false, &q, NULL, err_without)
+      != 0 || !compare_proc_ok (&q))
+    return false;
+  char how[96], line[160];
+  compare_proc_describe (p, how, sizeof how);
+  last_line (err_path, line, sizeof line);
+  snprintf (s->out->base[mode].refused, sizeof s->out->base[mode].refused, "%s%s%s", how,
+            line[0] ? ": " : "", line);
+  s->refused[mode] = true;
+  compare_error ("scale %ld: %s: the host refused %s (%s); the row is not measured",
+                 s->out->scale, compare_mode_names[mode], s->env[mode],
+                 s->out->base[mode].refused);
+  return true;
+}
+
 /* Start each enabled mode once, in mode order, with the words of EXTRAS
    (output files MODE-WHAT.*), and hand each result to THEN.  */
 static int
@@ -308,13 +425,21 @@ start_each (struct scale_run *s, const enum compare_step *extras, const char *wh
 {
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
     {
-      if (!s->host->enabled[m])
+      if (!s->host->enabled[m] || s->refused[m])
         continue;
-      char label[64], out_path[PATH_MAX];
+      char label[64], out_path[PATH_MAX], err_path[PATH_MAX];
       snprintf (label, sizeof label, "%s-%s", compare_mode_names[m], what);
+      const struct step_run r = { extras, s->artifact[source_of (m)], NULL, label };
+      enum compare_step step = start_step[source_of (m)];
       struct compare_proc p;
-      int st = run_step (s, m, start_step[m], extras, s->artifact[m], NULL, label, &p,
-                         out_path);
+      int st = spawn_step (s, m, step, &r, true, &p, out_path, err_path);
+      if (st == 0 && !compare_proc_ok (&p))
+        {
+          if (base_mode_refused (s, m, &r, &p, err_path))
+            continue;
+          report_step_failure (s, m, step, &r, &p, err_path);
+          st = COMPARE_EXIT_MODE_FAILED;
+        }
       if (st == 0)
         st = then (s, m, &p, out_path);
       if (st)
@@ -343,7 +468,8 @@ check_digests (struct scale_run *s)
   if (st)
     return st;
   for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
-    if (s->host->enabled[m] && strcmp (s->out->digest[m], s->out->digest[COMPARE_COLD]) != 0)
+    if (s->host->enabled[m] && !s->refused[m]
+        && strcmp (s->out->digest[m], s->out->digest[COMPARE_COLD]) != 0)
       return report_divergence (s);
   return 0;
 }
@@ -390,6 +516,27 @@ sample_stats (struct scale_run *s, int mode, const struct compare_proc *p, const
   const char *method = compare_kv_get (&kv, "pdump-method");
   if (mode == COMPARE_PDUMP && method)
     snprintf (s->out->load_method, sizeof s->out->load_method, "%s", method);
+  struct compare_base_info *b = &s->out->base[mode];
+  if (b->asked[0])
+    {
+      /* What the host says it did (doc/compare.md, "Base modes").  A
+         fallback in any run is kept, with its reason.  */
+      const char *reported = compare_kv_get (&kv, "pdump-base-mode");
+      const char *placement = compare_kv_get (&kv, "pdump-placement");
+      const char *reason = compare_kv_get (&kv, "pdump-placement-reason");
+      bool fallback = placement && strcmp (placement, "fallback") == 0;
+      b->stats_runs++;
+      if (method)
+        snprintf (b->method, sizeof b->method, "%s", method);
+      b->fallbacks += fallback;
+      if (reported)
+        snprintf (b->reported, sizeof b->reported, "%s", reported);
+      if (placement && (fallback || b->fallbacks == 0))
+        {
+          snprintf (b->placement, sizeof b->placement, "%s", placement);
+          snprintf (b->reason, sizeof b->reason, "%s", reason ? reason : "");
+        }
+    }
   compare_kv_free (&kv);
   return 0;
 }
@@ -442,7 +589,7 @@ measure_floor (struct scale_run *s)
       double median, min, max;
       if (sscanf (line, "%31s %lf %lf %lf", name, &median, &min, &max) == 4)
         {
-          struct compare_stat stat = { median, min, max, s->run->opt->runs };
+          struct compare_stat stat = { median, min, max, s->run->opt->runs, 0, false };
           if (strcmp (name, "map-touch") == 0)
             s->out->fig[COMPARE_PDUMP][COMPARE_FIG_FLOOR_MAP_TOUCH_MS] = stat;
           else if (strcmp (name, "read-huge") == 0)
@@ -455,6 +602,88 @@ measure_floor (struct scale_run *s)
   return 0;
 }
 
+/* The memory section of MODE: --procs idle starts at once.  */
+static int
+memory_of (struct scale_run *s, int mode)
+{
+  static const enum compare_step extras[] = { COMPARE_STEP_IDLE_ARGS, COMPARE_STEP_COUNT };
+  int src = source_of (mode);
+  struct compare_vars v = { s->out->scale, s->run->opt->runs, s->artifact[src], NULL };
+  char **argv = compare_host_argv (s->host, start_step[src], extras, &v);
+  char *probe = compare_host_line (s->host, COMPARE_STEP_IDLE, &v);
+  char prefix[PATH_MAX], name[64];
+  snprintf (name, sizeof name, "%s-idle", compare_mode_names[mode]);
+  path_in (s, prefix, name);
+  const char *env = start_step[src] == COMPARE_STEP_PDUMP_START ? s->env[mode] : NULL;
+  const struct compare_memory_request req = { argv, env, probe, s->run->opt->procs, prefix };
+  struct compare_memory_failure failure;
+  int st = 0;
+  if (compare_memory_sample (&req, &s->samples[mode][COMPARE_FIG_MEM_DIRTY_KB],
+                             &s->samples[mode][COMPARE_FIG_MEM_PSS_KB], &failure) != 0)
+    {
+      char what[96];
+      snprintf (what, sizeof what, "the memory section of %s", compare_mode_names[mode]);
+      report_failure_how (argv, env, failure.why, failure.err_path, what, s);
+      st = COMPARE_EXIT_MODE_FAILED;
+    }
+  free (probe);
+  compare_argv_free (argv);
+  return st;
+}
+
+/* Whether the memory section runs at this scale.  */
+static bool
+memory_scale_p (const struct scale_run *s)
+{
+  const struct compare_options *o = s->run->opt;
+  if (o->procs == 0 || s->host->steps[COMPARE_STEP_IDLE].count == 0)
+    return false;
+  for (size_t i = 0; i < o->memory_scale_count; i++)
+    if (o->memory_scales[i] == s->out->scale)
+      return true;
+  return false;
+}
+
+static int
+measure_memory (struct scale_run *s)
+{
+  if (!memory_scale_p (s))
+    return 0;
+  char what[96];
+  snprintf (what, sizeof what, "memory: %d processes at once per mode", s->run->opt->procs);
+  progress (s, what);
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    if (s->host->enabled[m] && !s->refused[m])
+      {
+        int st = memory_of (s, m);
+        if (st)
+          return st;
+      }
+  return 0;
+}
+
+/* The `VAR=VALUE' of each row with a base mode, when the host names its
+   base-mode variable.  */
+static void
+set_base_env (struct scale_run *s)
+{
+  struct compare_vars v = { s->out->scale, s->run->opt->runs, NULL, NULL };
+  char *var = compare_host_line (s->host, COMPARE_STEP_BASE_ENV, &v);
+  if (var == NULL)
+    return;
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    {
+      const char *value = compare_base_value (m);
+      if (value == NULL || !s->host->enabled[m])
+        continue;
+      size_t size = strlen (var) + strlen (value) + 2;
+      s->env[m] = tool_xmalloc (size);
+      snprintf (s->env[m], size, "%s=%s", var, value);
+      snprintf (s->out->base[m].asked, sizeof s->out->base[m].asked, "%s", value);
+    }
+  free (var);
+}
+
 static int
 measure_scale (struct scale_run *s)
 {
@@ -464,9 +693,10 @@ measure_scale (struct scale_run *s)
       return COMPARE_EXIT_CANTCREAT;
     }
   int st;
+  set_base_env (s);
   progress (s, "dumping");
   for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
-    if (s->host->enabled[m])
+    if (s->host->enabled[m] && !compare_base_row_p (m))
       {
         path_in (s, s->artifact[m], artifact_name[m]);
         st = dump_step[m] != COMPARE_STEP_COUNT ? dump_once (s, m, s->artifact[m], false)
@@ -482,7 +712,7 @@ measure_scale (struct scale_run *s)
   progress (s, what);
   for (int r = 0; r < s->run->opt->runs; r++)
     for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
-      if (s->host->enabled[m] && dump_step[m] != COMPARE_STEP_COUNT)
+      if (s->host->enabled[m] && !compare_base_row_p (m) && dump_step[m] != COMPARE_STEP_COUNT)
         {
           char scratch[PATH_MAX];
           path_in (s, scratch, scratch_name[m]);
@@ -498,7 +728,9 @@ measure_scale (struct scale_run *s)
     return st;
   if (s->host->enabled[COMPARE_PDUMP] && s->host->steps[COMPARE_STEP_PDUMP_FLOOR].count)
     progress (s, "the physical floor of the image load");
-  return measure_floor (s);
+  if ((st = measure_floor (s)) != 0)
+    return st;
+  return measure_memory (s);
 }
 
 int
@@ -527,9 +759,12 @@ compare_measure (struct compare_run *run, struct compare_results *r)
           {
             if (s->samples[m][f].count)
               s->out->fig[m][f] = compare_samples_stat (&s->samples[m][f]);
+            s->out->fig[m][f].has_p99 = s->out->fig[m][f].has_p99 && compare_figures[f].tail;
             compare_stat_round (&s->out->fig[m][f], compare_figures[f].decimals);
             compare_samples_free (&s->samples[m][f]);
           }
+      for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+        free (s->env[m]);
       free (s);
       if (st)
         return st;

@@ -18,8 +18,26 @@
 
 static const char *const program_name = "dumper-compare";
 
-const char *const compare_mode_names[COMPARE_MODE_COUNT] = { "cold", "unexec", "pdump",
-                                                             "embedded" };
+#define COMPARE_BASE_NAME(e, name, value) [e] = name,
+const char *const compare_mode_names[COMPARE_MODE_COUNT] = {
+  [COMPARE_COLD] = "cold", [COMPARE_UNEXEC] = "unexec", [COMPARE_PDUMP] = "pdump",
+  COMPARE_BASE_ROWS (COMPARE_BASE_NAME)
+  [COMPARE_EMBEDDED] = "embedded",
+};
+#undef COMPARE_BASE_NAME
+
+/* The base modes with a row of their own, "fixed, ...".  */
+static const char *
+base_mode_list (void)
+{
+  static char list[128];
+  size_t n = 0;
+  list[0] = '\0';
+  for (size_t i = 1; i < compare_base_row_count && n < sizeof list; i++)
+    n += (size_t) snprintf (list + n, sizeof list - n, "%s%s", i > 1 ? ", " : "",
+                            compare_base_rows[i].value);
+  return list;
+}
 
 static void
 usage (FILE *out)
@@ -43,6 +61,12 @@ usage (FILE *out)
 "  --runs N            runs per figure: median, min and max (default 7)\n"
 "  --work-dir DIR      keep dumps, logs and heap dumps in DIR (default: a\n"
 "                      temporary directory, removed at exit)\n"
+"  --base-mode M[,M]   the pdump base modes measured in rows of their own\n"
+"                      beside `pdump' (random): %s (default: all)\n"
+"  --procs N           processes at once in the memory section (default 16;\n"
+"                      0: no memory section)\n"
+"  --memory-scale N[,N]  the scales with a memory section (default: the\n"
+"                      scales up to 4)\n"
 "  --quiet             no progress messages on stderr\n"
 "Results:\n"
 "  --json FILE         write every figure as JSON\n"
@@ -59,7 +83,7 @@ usage (FILE *out)
 "3 regression against the baseline, 4 a mode's command failed, 64 usage,\n"
 "65 malformed input file, 66 missing build or file, 69 no gnuplot,\n"
 "71 system error, 73 cannot write output.\n",
-           program_name, program_name);
+           program_name, program_name, base_mode_list ());
 }
 
 static struct tool_cli cli = { "dumper-compare", usage, 0 };
@@ -110,9 +134,10 @@ compare_parse_long (const char *text, long min, long max, long *out)
   return true;
 }
 
-/* --scale's value: one scale or a comma-separated list.  */
+/* The value of --scale or --memory-scale (OPTION): one scale or a
+   comma-separated list, added to SCALES (*COUNT of them).  */
 static int
-add_scales (struct compare_options *o, const char *text)
+add_scales (long *scales, size_t *count, const char *option, const char *text)
 {
   for (const char *p = text; ; )
     {
@@ -122,14 +147,14 @@ add_scales (struct compare_options *o, const char *text)
       snprintf (token, sizeof token, "%.*s", (int) (len < sizeof token ? len : sizeof token - 1),
                 p);
       if (len >= sizeof token || !compare_parse_long (token, 1, 100000, &v))
-        return compare_usage_error ("--scale needs whole numbers from 1 to 100000, not `%.*s'",
-                                    (int) len, p);
-      for (size_t i = 0; i < o->scale_count; i++)
-        if (o->scales[i] == v)
+        return compare_usage_error ("%s needs whole numbers from 1 to 100000, not `%.*s'",
+                                    option, (int) len, p);
+      for (size_t i = 0; i < *count; i++)
+        if (scales[i] == v)
           return compare_usage_error ("scale %ld given twice", v);
-      if (o->scale_count == COMPARE_MAX_SCALES)
+      if (*count == COMPARE_MAX_SCALES)
         return compare_usage_error ("at most %d scales", COMPARE_MAX_SCALES);
-      o->scales[o->scale_count++] = v;
+      scales[(*count)++] = v;
       if (p[len] == '\0')
         return -1;
       p += len + 1;
@@ -169,6 +194,32 @@ parse_number (const char *text, double max, double *out)
   return true;
 }
 
+/* --base-mode's value: base modes of the table, comma-separated.  */
+static int
+add_base_modes (struct compare_options *o, const char *text)
+{
+  memset (o->base_rows, 0, sizeof o->base_rows);
+  for (const char *p = text; ; )
+    {
+      size_t len = strcspn (p, ",");
+      bool known = false;
+      for (size_t i = 0; i < compare_base_row_count; i++)
+        if (strlen (compare_base_rows[i].value) == len
+            && strncmp (p, compare_base_rows[i].value, len) == 0)
+          {
+            o->base_rows[compare_base_rows[i].mode] = true;
+            known = true;
+          }
+      if (!known)
+        return compare_usage_error ("--base-mode: `%.*s' is not a base mode (%s, %s)",
+                                    (int) len, p, compare_base_rows[0].value,
+                                    base_mode_list ());
+      if (p[len] == '\0')
+        return -1;
+      p += len + 1;
+    }
+}
+
 struct value_option
 {
   const char *name;
@@ -182,7 +233,11 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
   o->runs = 7;
   o->threshold_pct = 10;
   o->noise_ms = 0.1;
-  const char *runs_text = NULL, *threshold_text = NULL, *noise_text = NULL;
+  o->procs = 16;
+  for (size_t i = 0; i < compare_base_row_count; i++)
+    o->base_rows[compare_base_rows[i].mode] = true;
+  const char *runs_text = NULL, *threshold_text = NULL, *noise_text = NULL,
+    *procs_text = NULL, *base_text = NULL;
   const struct value_option values[] = {
     { "--none", &o->dirs[COMPARE_COLD] },
     { "--unexec", &o->dirs[COMPARE_UNEXEC] },
@@ -196,7 +251,10 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
     { "--runs", &runs_text },
     { "--threshold", &threshold_text },
     { "--noise-ms", &noise_text },
+    { "--procs", &procs_text },
+    { "--base-mode", &base_text },
     { "--scale", NULL },
+    { "--memory-scale", NULL },
   };
   for (int i = 1; i < argc; i++)
     {
@@ -232,7 +290,10 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
             }
           else
             {
-              int st = add_scales (o, v);
+              bool memory = strcmp (values[k].name, "--memory-scale") == 0;
+              int st = memory ? add_scales (o->memory_scales, &o->memory_scale_count,
+                                            values[k].name, v)
+                              : add_scales (o->scales, &o->scale_count, values[k].name, v);
               if (st >= 0)
                 return st;
             }
@@ -255,6 +316,19 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
   if (threshold_text && !parse_number (threshold_text, 10000, &o->threshold_pct))
     return compare_usage_error ("--threshold needs a percentage from 0 to 10000, not `%s'",
                                 threshold_text);
+  if (procs_text)
+    {
+      if (!compare_parse_long (procs_text, 0, 256, &v))
+        return compare_usage_error ("--procs needs a whole number from 0 to 256, not `%s'",
+                                    procs_text);
+      o->procs = (int) v;
+    }
+  if (base_text)
+    {
+      int st = add_base_modes (o, base_text);
+      if (st >= 0)
+        return st;
+    }
   if (noise_text && !parse_number (noise_text, 1e6, &o->noise_ms))
     return compare_usage_error ("--noise-ms needs a time in ms from 0 to 1000000, not `%s'",
                                 noise_text);
@@ -262,6 +336,19 @@ compare_parse_options (int argc, char **argv, struct compare_options *o)
     return -1;
   if (o->scale_count == 0)
     o->scales[o->scale_count++] = 1;
+  for (size_t i = 0; i < o->memory_scale_count; i++)
+    {
+      bool measured = false;
+      for (size_t k = 0; k < o->scale_count; k++)
+        measured = measured || o->scales[k] == o->memory_scales[i];
+      if (!measured)
+        return compare_usage_error ("--memory-scale %ld is not one of the --scale values",
+                                    o->memory_scales[i]);
+    }
+  if (o->memory_scale_count == 0)
+    for (size_t i = 0; i < o->scale_count; i++)
+      if (o->scales[i] <= 4)
+        o->memory_scales[o->memory_scale_count++] = o->scales[i];
   bool any_dir = o->dirs[COMPARE_COLD] || o->dirs[COMPARE_UNEXEC] || o->dirs[COMPARE_PDUMP];
   if (o->load_path)
     {

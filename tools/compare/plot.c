@@ -2,7 +2,8 @@
 /* tools/compare/plot.c: the chart, drawn by gnuplot.
 
    Owns: a gnuplot script with the data inline and running it.  Two
-   panels side by side: start-up time per mode against the loadup scale,
+   panels side by side: start-up time per mode (the pdump base-mode rows
+   included) against the loadup scale,
    and what the dumps cost on disk (the image, the data unexec added,
    the whole dumped executable), both on log-log axes so the growth of
    each cost reads as a slope.  gnuplot is $GNUPLOT, else `gnuplot' on
@@ -43,10 +44,16 @@ write_block (FILE *f, const char *name, const struct compare_results *r,
 static void
 write_script (FILE *f, const char *png, const struct compare_results *r)
 {
-  static const int time_modes[] = { COMPARE_COLD, COMPARE_UNEXEC, COMPARE_PDUMP };
-  static const enum compare_figure time_figs[] = {
-    COMPARE_FIG_START_MS, COMPARE_FIG_START_MS, COMPARE_FIG_START_MS,
-  };
+  /* cold, unexec, pdump, then the base-mode rows that were measured.  */
+  int time_modes[COMPARE_MODE_COUNT];
+  enum compare_figure time_figs[COMPARE_MODE_COUNT];
+  int time_count = 0;
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    if (m <= COMPARE_PDUMP || (compare_base_row_p (m) && r->modes[m]))
+      {
+        time_modes[time_count] = m;
+        time_figs[time_count++] = COMPARE_FIG_START_MS;
+      }
   static const int size_modes[] = { COMPARE_PDUMP, COMPARE_UNEXEC, COMPARE_UNEXEC };
   static const enum compare_figure size_figs[] = {
     COMPARE_FIG_ARTIFACT_BYTES, COMPARE_FIG_ARTIFACT_BYTES, COMPARE_FIG_EXE_BYTES,
@@ -55,7 +62,7 @@ write_script (FILE *f, const char *png, const struct compare_results *r)
   for (const char *p = png; *p; p++)
     fprintf (f, *p == '\'' ? "''" : "%c", *p);
   fprintf (f, "'\n");
-  write_block (f, "times", r, time_modes, time_figs, 3, 1);
+  write_block (f, "times", r, time_modes, time_figs, time_count, 1);
   write_block (f, "sizes", r, size_modes, size_figs, 3, 1024 * 1024);
   fprintf (f,
 "set multiplot layout 1,2 title 'dumper-compare: %s, median of %d runs'\n"
@@ -64,10 +71,11 @@ write_script (FILE *f, const char *png, const struct compare_results *r)
   for (size_t i = 0; i < r->scale_count; i++)
     fprintf (f, "%s%ld", i ? ", " : "", r->scales[i].scale);
   fprintf (f, ")\n"
-"set ylabel 'start-up time (ms)'\nset title 'start-up time per mode'\n"
-"plot $times using 1:2 with linespoints title 'cold', \\\n"
-"     $times using 1:3 with linespoints title 'unexec', \\\n"
-"     $times using 1:4 with linespoints title 'pdump'\n"
+"set ylabel 'start-up time (ms)'\nset title 'start-up time per mode'\nplot ");
+  for (int k = 0; k < time_count; k++)
+    fprintf (f, "%s$times using 1:%d with linespoints title '%s'", k ? ", \\\n     " : "",
+             k + 2, compare_mode_names[time_modes[k]]);
+  fprintf (f, "\n"
 "set ylabel 'size (MiB)'\nset title 'what a dump costs on disk'\n"
 "plot $sizes using 1:2 with linespoints title 'pdump image', \\\n"
 "     $sizes using 1:3 with linespoints title 'unexec: data added', \\\n"
@@ -98,7 +106,7 @@ compare_plot (const char *path, const struct compare_results *r, const char *wor
     }
   char *argv[] = { (char *) gnuplot, script, NULL };
   struct compare_proc p;
-  if (compare_spawn (argv, NULL, log, &p) != 0)
+  if (compare_spawn (argv, NULL, NULL, log, &p) != 0)
     {
       compare_error ("--plot: cannot run %s: %s (install the Debian package gnuplot-nox, or "
                      "set GNUPLOT)", gnuplot, strerror (errno));

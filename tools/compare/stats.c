@@ -3,8 +3,9 @@
 
    Owns: the list of figures (their JSON names, precision and whether a
    baseline comparison watches them), samples and their summary (median,
-   min, max), ratios of medians, and reading the `key: value' lines a
-   host prints for --stats.
+   min, max, and the 99th percentile of start-up), ratios of medians,
+   the table of base-mode rows and whether a row got its base mode, and
+   reading the `key: value' lines a host prints for --stats.
 
    The median of an even number of samples is the mean of the middle
    two, so it is the same whatever order the runs came in.  */
@@ -21,37 +22,74 @@
    describe the heap (objects, relocations) and the physical floor are
    context, not cost the project controls, so they are not watched.  */
 const struct compare_figure_info compare_figures[COMPARE_FIG_COUNT] = {
-  /* key, decimals in JSON, watched by --baseline, a time in ms */
-  [COMPARE_FIG_START_MS] = { "start_ms", 3, true, true },
-  [COMPARE_FIG_PEAK_RSS_KB] = { "peak_rss_kb", 0, true, false },
-  [COMPARE_FIG_MINOR_FAULTS] = { "minor_faults", 0, true, false },
-  [COMPARE_FIG_PRIVATE_DIRTY_KB] = { "private_dirty_kb", 0, true, false },
-  [COMPARE_FIG_DIGEST_MS] = { "digest_ms", 3, true, true },
-  [COMPARE_FIG_HEAP_OBJECTS] = { "heap_objects", 0, false, false },
-  [COMPARE_FIG_HEAP_BYTES] = { "heap_bytes", 0, false, false },
-  [COMPARE_FIG_DUMP_MS] = { "dump_ms", 3, true, true },
-  [COMPARE_FIG_DUMP_STEP_MS] = { "dump_step_ms", 3, true, true },
-  [COMPARE_FIG_DUMP_RSS_KB] = { "dump_peak_rss_kb", 0, true, false },
-  [COMPARE_FIG_ARTIFACT_BYTES] = { "artifact_bytes", 0, true, false },
-  [COMPARE_FIG_EXE_BYTES] = { "exe_bytes", 0, true, false },
-  [COMPARE_FIG_INPUT_BYTES] = { "input_bytes", 0, false, false },
-  [COMPARE_FIG_LOAD_OPEN_MS] = { "load_open_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_MAP_MS] = { "load_map_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_VERIFY_MS] = { "load_verify_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_RELOCATE_MS] = { "load_relocate_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_RESTORE_MS] = { "load_restore_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_HOOKS_MS] = { "load_hooks_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_TOTAL_MS] = { "load_total_ms", 3, true, true },
-  [COMPARE_FIG_LOAD_FAULTS] = { "load_minor_faults", 0, true, false },
-  [COMPARE_FIG_RELOCS] = { "relocs", 0, false, false },
-  [COMPARE_FIG_NS_PER_RELOC] = { "ns_per_reloc", 2, true, false },
-  [COMPARE_FIG_HOT_BYTES] = { "hot_bytes", 0, true, false },
-  [COMPARE_FIG_COLD_BYTES] = { "cold_bytes", 0, true, false },
-  [COMPARE_FIG_DISCARDABLE_BYTES] = { "discardable_bytes", 0, true, false },
-  [COMPARE_FIG_FLOOR_MAP_TOUCH_MS] = { "floor_map_touch_ms", 3, false, true },
-  [COMPARE_FIG_FLOOR_READ_HUGE_MS] = { "floor_read_huge_ms", 3, false, true },
-  [COMPARE_FIG_WRITE_MS] = { "write_ms", 3, true, true },
+  /* key, decimals in JSON, watched by --baseline, a time in ms, p99 kept */
+  [COMPARE_FIG_START_MS] = { "start_ms", 3, true, true, true },
+  [COMPARE_FIG_PEAK_RSS_KB] = { "peak_rss_kb", 0, true, false, false },
+  [COMPARE_FIG_MINOR_FAULTS] = { "minor_faults", 0, true, false, false },
+  [COMPARE_FIG_PRIVATE_DIRTY_KB] = { "private_dirty_kb", 0, true, false, false },
+  [COMPARE_FIG_DIGEST_MS] = { "digest_ms", 3, true, true, false },
+  [COMPARE_FIG_HEAP_OBJECTS] = { "heap_objects", 0, false, false, false },
+  [COMPARE_FIG_HEAP_BYTES] = { "heap_bytes", 0, false, false, false },
+  [COMPARE_FIG_DUMP_MS] = { "dump_ms", 3, true, true, false },
+  [COMPARE_FIG_DUMP_STEP_MS] = { "dump_step_ms", 3, true, true, false },
+  [COMPARE_FIG_DUMP_RSS_KB] = { "dump_peak_rss_kb", 0, true, false, false },
+  [COMPARE_FIG_ARTIFACT_BYTES] = { "artifact_bytes", 0, true, false, false },
+  [COMPARE_FIG_EXE_BYTES] = { "exe_bytes", 0, true, false, false },
+  [COMPARE_FIG_INPUT_BYTES] = { "input_bytes", 0, false, false, false },
+  [COMPARE_FIG_LOAD_OPEN_MS] = { "load_open_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_MAP_MS] = { "load_map_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_VERIFY_MS] = { "load_verify_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_RELOCATE_MS] = { "load_relocate_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_RESTORE_MS] = { "load_restore_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_HOOKS_MS] = { "load_hooks_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_TOTAL_MS] = { "load_total_ms", 3, true, true, false },
+  [COMPARE_FIG_LOAD_FAULTS] = { "load_minor_faults", 0, true, false, false },
+  [COMPARE_FIG_RELOCS] = { "relocs", 0, false, false, false },
+  [COMPARE_FIG_NS_PER_RELOC] = { "ns_per_reloc", 2, true, false, false },
+  [COMPARE_FIG_HOT_BYTES] = { "hot_bytes", 0, true, false, false },
+  [COMPARE_FIG_COLD_BYTES] = { "cold_bytes", 0, true, false, false },
+  [COMPARE_FIG_DISCARDABLE_BYTES] = { "discardable_bytes", 0, true, false, false },
+  [COMPARE_FIG_FLOOR_MAP_TOUCH_MS] = { "floor_map_touch_ms", 3, false, true, false },
+  [COMPARE_FIG_FLOOR_READ_HUGE_MS] = { "floor_read_huge_ms", 3, false, true, false },
+  [COMPARE_FIG_WRITE_MS] = { "write_ms", 3, true, true, false },
+  [COMPARE_FIG_MEM_DIRTY_KB] = { "mem_private_dirty_kb", 0, true, false, false },
+  [COMPARE_FIG_MEM_PSS_KB] = { "mem_pss_kb", 0, true, false, false },
 };
+
+#define COMPARE_BASE_ENTRY(e, name, value) { e, value },
+const struct compare_base_row compare_base_rows[] = {
+  { COMPARE_PDUMP, "random" },
+  COMPARE_BASE_ROWS (COMPARE_BASE_ENTRY)
+};
+#undef COMPARE_BASE_ENTRY
+const size_t compare_base_row_count = sizeof compare_base_rows / sizeof compare_base_rows[0];
+
+const char *
+compare_base_value (int mode)
+{
+  for (size_t i = 0; i < compare_base_row_count; i++)
+    if ((int) compare_base_rows[i].mode == mode)
+      return compare_base_rows[i].value;
+  return NULL;
+}
+
+bool
+compare_base_row_p (int mode)
+{
+  return mode != COMPARE_PDUMP && compare_base_value (mode) != NULL;
+}
+
+int
+compare_base_honoured (const struct compare_base_info *b)
+{
+  if (b->refused[0] || b->fallbacks > 0 || (b->reported[0] && strcmp (b->reported, b->asked)))
+    return 0;
+  /* The library's placements: `fallback' is a base mode that could not
+     apply (doc/format.md, "Base modes").  */
+  if (strcmp (b->placement, "fallback") == 0)
+    return 0;
+  return b->reported[0] ? 1 : -1;
+}
 
 void
 compare_samples_add (struct compare_samples *s, double value)
@@ -75,7 +113,7 @@ compare_doubles (const void *a, const void *b)
 struct compare_stat
 compare_samples_stat (const struct compare_samples *s)
 {
-  struct compare_stat st = { 0, 0, 0, 0 };
+  struct compare_stat st = { 0, 0, 0, 0, 0, false };
   if (s->count == 0)
     return st;
   double *sorted = tool_xmalloc ((size_t) s->count * sizeof *sorted);
@@ -86,6 +124,11 @@ compare_samples_stat (const struct compare_samples *s)
   st.min = sorted[0];
   st.max = sorted[n - 1];
   st.n = n;
+  /* Nearest rank: the smallest sample with at least 99% of them at or
+     below it (with 50 samples the 50th, the largest; with 100 the 99th).  */
+  int rank = (99 * n + 99) / 100;
+  st.p99 = sorted[(rank < 1 ? 1 : rank) - 1];
+  st.has_p99 = true;
   free (sorted);
   return st;
 }
@@ -106,6 +149,7 @@ compare_stat_round (struct compare_stat *s, int decimals)
   s->median = round_to (s->median, decimals);
   s->min = round_to (s->min, decimals);
   s->max = round_to (s->max, decimals);
+  s->p99 = round_to (s->p99, decimals);
 }
 
 void

@@ -5,8 +5,9 @@
    modes (with the ratios of start-up times, and for an embedded
    executable its start-up and file size against unexec and a separate
    image), the dumps and their artifacts, the dumps' cost per MiB across
-   scales (with the external anchor), and the pdump loader's detail --
-   and the formatting of a
+   scales (with the external anchor), the pdump loader's detail, the
+   start-up per pdump base mode (p50, p99, placement, ratios to unexec)
+   and the memory section -- and the formatting of a
    figure as `median (min..max)'.  Columns have fixed widths and every
    header carries its unit, so the output is stable enough to read by eye
    and to diff between runs.  A figure that was not measured prints `-'.  */
@@ -96,12 +97,43 @@ print_embedded (FILE *out, const struct compare_scale *s)
            vs_unexec, exe_kib, sep_kib, size_pdump, unexec_kib, size_unexec);
 }
 
+/* The width of the mode column: the longest name of the modes in R, at
+   least 6, so tables of the three classic modes keep their layout.  */
+static int
+mode_width (const struct compare_results *r)
+{
+  int w = 6;
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    if (r->modes[m] && (int) strlen (compare_mode_names[m]) > w)
+      w = (int) strlen (compare_mode_names[m]);
+  return w;
+}
+
+/* A line under scale S for each row that did not get its base mode.  */
+static void
+print_base_warnings (FILE *out, const struct compare_results *r, const struct compare_scale *s)
+{
+  for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+    {
+      const struct compare_base_info *b = &s->base[m];
+      if (!r->modes[m] || !b->asked[0] || compare_base_honoured (b) != 0)
+        continue;
+      if (b->refused[0])
+        fprintf (out, "%5s  %s: NOT MEASURED: the host refused base mode %s (%s)\n", "",
+                 compare_mode_names[m], b->asked, b->refused);
+      else if (b->reported[0] && strcmp (b->reported, b->asked) != 0)
+        fprintf (out, "%5s  %s: NOT IN BASE MODE %s: the host reports base mode %s\n", "",
+                 compare_mode_names[m], b->asked, b->reported);
+      else
+        fprintf (out, "%5s  %s: NOT AT ITS BASE: placement fallback in %d of %d starts (%s)\n",
+                 "", compare_mode_names[m], b->fallbacks, b->stats_runs, b->reason);
+    }
+}
+
 static void
 print_main (FILE *out, const struct compare_results *r)
 {
-  /* The mode column fits "embedded" only when that mode is there, so
-     tables of the three classic modes keep their layout.  */
-  int w = r->modes[COMPARE_EMBEDDED] ? 8 : 6;
+  int w = mode_width (r);
   fprintf (out, "dumper-compare: host %s, %d run%s per figure: median (min..max)\n\n", r->host,
            r->runs, r->runs == 1 ? "" : "s");
   fprintf (out, "%5s  %-*s  %22s  %22s  %9s  %8s  %7s  %9s  %9s\n", "scale", w, "mode",
@@ -113,6 +145,12 @@ print_main (FILE *out, const struct compare_results *r)
         {
           if (!r->modes[m])
             continue;
+          if (s->base[m].refused[0])
+            {
+              fprintf (out, "%5ld  %-*s  refused by the host (see below)\n", s->scale, w,
+                       compare_mode_names[m]);
+              continue;
+            }
           const struct compare_stat *f = s->fig[m];
           char start[64], dump[64], size[32], rss[32], faults[32], dirty[32], digest[32];
           spread_cell (start, sizeof start, &f[COMPARE_FIG_START_MS]);
@@ -131,6 +169,7 @@ print_main (FILE *out, const struct compare_results *r)
       ratio_text (c, sizeof c, s, COMPARE_PDUMP, COMPARE_UNEXEC);
       fprintf (out, "%5s  start-up ratios: cold/unexec %s  cold/pdump %s  pdump/unexec %s;"
                "  heap digest %.16s in every mode\n", "", a, b, c, s->digest[COMPARE_COLD]);
+      print_base_warnings (out, r, s);
       if (r->modes[COMPARE_EMBEDDED])
         print_embedded (out, s);
     }
@@ -152,6 +191,7 @@ print_dumps (FILE *out, const struct compare_results *r)
 {
   if (!r->modes[COMPARE_UNEXEC] && !r->modes[COMPARE_PDUMP] && !r->modes[COMPARE_EMBEDDED])
     return;
+  /* The base-mode rows do not dump: they start from pdump's image.  */
   int w = r->modes[COMPARE_EMBEDDED] ? 8 : 6;
   fprintf (out, "\ndumps and what they wrote (medians)\n");
   fprintf (out, "%5s  %-*s  %11s  %9s  %12s  %10s  %10s  %9s  %9s  %11s\n", "scale", w, "mode",
@@ -160,7 +200,7 @@ print_dumps (FILE *out, const struct compare_results *r)
   for (size_t i = 0; i < r->scale_count; i++)
     for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
       {
-        if (!r->modes[m])
+        if (!r->modes[m] || compare_base_row_p (m))
           continue;
         const struct compare_scale *s = &r->scales[i];
         const struct compare_stat *f = s->fig[m];
@@ -233,8 +273,9 @@ print_scaling (FILE *out, const struct compare_results *r)
   long pdump_last_scale = 0;
   for (int m = COMPARE_UNEXEC; m < COMPARE_MODE_COUNT; m++)
     {
-      /* The embedded executable is made, not dumped.  */
-      if (!r->modes[m] || m == COMPARE_EMBEDDED)
+      /* The embedded executable is made, not dumped; the base-mode rows
+         start from pdump's image.  */
+      if (!r->modes[m] || m == COMPARE_EMBEDDED || compare_base_row_p (m))
         continue;
       double first = 0;
       for (size_t i = 0; i < r->scale_count; i++)
@@ -356,6 +397,159 @@ print_pdump (FILE *out, const struct compare_results *r)
 "time over the floor of the load method (map: floor map, else floor rd).\n");
 }
 
+/* Whether any row of R has a base mode.  */
+static bool
+has_base_modes (const struct compare_results *r)
+{
+  for (size_t i = 0; i < r->scale_count; i++)
+    for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+      if (r->modes[m] && r->scales[i].base[m].asked[0])
+        return true;
+  return false;
+}
+
+/* "1.23x" of NUM / DEN, or "-".  */
+static void
+quotient_cell (char *buf, size_t size, double num, double den)
+{
+  if (num > 0 && den > 0)
+    snprintf (buf, size, "%.2fx", num / den);
+  else
+    snprintf (buf, size, "-");
+}
+
+/* Issue 15: pdump's start-up per base mode beside unexec, with the tail
+   (p99) and where each load was placed.  Each ratio is of the row's own
+   medians.  */
+static void
+print_base_modes (FILE *out, const struct compare_results *r)
+{
+  if (!has_base_modes (r))
+    return;
+  int w = mode_width (r);
+  fprintf (out, "\npdump start-up per base mode, beside unexec (ms; p99: nearest rank of "
+           "the starts)\n");
+  fprintf (out, "%5s  %-*s  %-7s  %-9s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
+           "scale", w, "mode", "base", "placement", "ok", "p50 ms", "p99 ms", "p99/p50",
+           "x unexec", "x pdump", "method", "reloc ms", "load ms");
+  for (size_t i = 0; i < r->scale_count; i++)
+    {
+      const struct compare_scale *s = &r->scales[i];
+      const struct compare_stat *unexec = &s->fig[COMPARE_UNEXEC][COMPARE_FIG_START_MS];
+      const struct compare_stat *pdump = &s->fig[COMPARE_PDUMP][COMPARE_FIG_START_MS];
+      for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+        {
+          const struct compare_base_info *b = &s->base[m];
+          if (!r->modes[m] || (m != COMPARE_UNEXEC && !b->asked[0]))
+            continue;
+          const struct compare_stat *f = s->fig[m];
+          const struct compare_stat *start = &f[COMPARE_FIG_START_MS];
+          if (b->refused[0])
+            {
+              fprintf (out, "%5ld  %-*s  %-7s  refused by the host: %s\n", s->scale, w,
+                       compare_mode_names[m], b->asked, b->refused);
+              continue;
+            }
+          char p50[32], p99[32], tail[32], vs_unexec[32], vs_pdump[32], reloc[32], load[32];
+          value_cell (p50, sizeof p50, start, 1, 2);
+          snprintf (p99, sizeof p99, "-");
+          snprintf (tail, sizeof tail, "-");
+          if (start->n && start->has_p99)
+            {
+              snprintf (p99, sizeof p99, "%.2f", start->p99);
+              quotient_cell (tail, sizeof tail, start->p99, start->median);
+            }
+          quotient_cell (vs_unexec, sizeof vs_unexec, start->n ? start->median : 0,
+                         unexec->n ? unexec->median : 0);
+          quotient_cell (vs_pdump, sizeof vs_pdump, start->n ? start->median : 0,
+                         pdump->n ? pdump->median : 0);
+          value_cell (reloc, sizeof reloc, &f[COMPARE_FIG_LOAD_RELOCATE_MS], 1, 2);
+          value_cell (load, sizeof load, &f[COMPARE_FIG_LOAD_TOTAL_MS], 1, 2);
+          int honoured = b->asked[0] ? compare_base_honoured (b) : -1;
+          fprintf (out, "%5ld  %-*s  %-7s  %-9s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
+                   s->scale, w, compare_mode_names[m], b->asked[0] ? b->asked : "-",
+                   b->placement[0] ? b->placement : "-",
+                   !b->asked[0] ? "-" : honoured > 0 ? "yes" : honoured == 0 ? "NO" : "?",
+                   p50, p99, tail, vs_unexec, vs_pdump, b->method[0] ? b->method : "-", reloc,
+                   load);
+        }
+    }
+  fprintf (out,
+"\nbase: the host's base mode asked for (base-env); placement: where the host\n"
+"says the image went (pdump-placement of its stats: random, preferred, or\n"
+"fallback when the mode could not apply); ok: the host reports that base mode\n"
+"and never fell back (NO: see the note under the main table; ?: the host does\n"
+"not say); p50: the median start-up; p99/p50: the tail; x unexec, x pdump: p50\n"
+"over unexec's and over pdump's (random); method (pdump-method), reloc, load:\n"
+"the loader's way in, relocation phase and whole load (medians).  Targets\n"
+"(issue 15): fixed and boot within 1.1x of unexec at scales 1 and 4; random p99\n"
+"within 2x its p50 (p99 needs --runs 50 or more to be more than the slowest\n"
+"start).\n");
+}
+
+/* "median (min..max)" of a figure in whole numbers, or "-".  */
+static void
+whole_spread_cell (char *buf, size_t size, const struct compare_stat *s)
+{
+  if (s->n == 0)
+    snprintf (buf, size, "-");
+  else if (s->n == 1 || s->min == s->max)
+    snprintf (buf, size, "%.0f", s->median);
+  else
+    snprintf (buf, size, "%.0f (%.0f..%.0f)", s->median, s->min, s->max);
+}
+
+/* Issue 15: memory per process with many processes of a mode at once.  */
+static void
+print_memory (FILE *out, const struct compare_results *r)
+{
+  int procs = 0;
+  for (size_t i = 0; i < r->scale_count; i++)
+    for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+      if (r->modes[m] && r->scales[i].fig[m][COMPARE_FIG_MEM_PSS_KB].n > procs)
+        procs = r->scales[i].fig[m][COMPARE_FIG_MEM_PSS_KB].n;
+  if (procs == 0)
+    return;
+  int w = mode_width (r);
+  fprintf (out, "\nmemory per process, %d processes of a mode at once from one image or "
+           "executable\n(/proc/PID/smaps_rollup once all are started and idle; median "
+           "(min..max) over the processes)\n", procs);
+  fprintf (out, "%5s  %-*s  %24s  %24s  %12s  %10s\n", "scale", w, "mode",
+           "private dirty KiB", "PSS KiB", "dirty/unexec", "PSS/unexec");
+  for (size_t i = 0; i < r->scale_count; i++)
+    {
+      const struct compare_scale *s = &r->scales[i];
+      const struct compare_stat *ud = &s->fig[COMPARE_UNEXEC][COMPARE_FIG_MEM_DIRTY_KB];
+      const struct compare_stat *up = &s->fig[COMPARE_UNEXEC][COMPARE_FIG_MEM_PSS_KB];
+      bool any = false;
+      for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+        any = any || (r->modes[m] && s->fig[m][COMPARE_FIG_MEM_PSS_KB].n);
+      if (!any)
+        continue;
+      for (int m = 0; m < COMPARE_MODE_COUNT; m++)
+        {
+          if (!r->modes[m])
+            continue;
+          const struct compare_stat *d = &s->fig[m][COMPARE_FIG_MEM_DIRTY_KB];
+          const struct compare_stat *p = &s->fig[m][COMPARE_FIG_MEM_PSS_KB];
+          if (d->n == 0 && p->n == 0)
+            continue;           /* a row not measured: see the main table */
+          char dirty[48], pss[48], rd[32], rp[32];
+          whole_spread_cell (dirty, sizeof dirty, d);
+          whole_spread_cell (pss, sizeof pss, p);
+          quotient_cell (rd, sizeof rd, d->n ? d->median : 0, ud->n ? ud->median : 0);
+          quotient_cell (rp, sizeof rp, p->n ? p->median : 0, up->n ? up->median : 0);
+          fprintf (out, "%5ld  %-*s  %24s  %24s  %12s  %10s\n", s->scale, w,
+                   compare_mode_names[m], dirty, pss, rd, rp);
+        }
+    }
+  fprintf (out,
+"\nprivate dirty: memory a process cannot share; PSS: its resident memory with\n"
+"each shared page charged 1/N to each of the N processes mapping it (what a\n"
+"mode costs per process); ratios of medians.  Target (issue 15): fixed and\n"
+"boot private dirty within 2x of unexec.\n");
+}
+
 void
 compare_print_tables (FILE *out, const struct compare_results *r)
 {
@@ -363,5 +557,7 @@ compare_print_tables (FILE *out, const struct compare_results *r)
   print_dumps (out, r);
   print_scaling (out, r);
   print_pdump (out, r);
+  print_base_modes (out, r);
+  print_memory (out, r);
   fflush (out);
 }
