@@ -32,6 +32,9 @@
 
 extern char **environ;
 
+/* Seconds a child that got end of file has to exit.  */
+#define FINISH_TIMEOUT 60.0
+
 volatile sig_atomic_t compare_interrupted;
 
 /* The environment with ENV_SET (`NAME=VALUE') in place of NAME's value;
@@ -243,14 +246,33 @@ compare_child_finish (struct compare_child *c, bool kill_it, struct compare_proc
     close (c->to_child);
   c->to_child = -1;
   /* Drain what it prints on its way out, so it never blocks on a full
-     pipe; end of file when it exits.  */
+     pipe; end of file when it exits.  One that is still there after
+     FINISH_TIMEOUT seconds is killed (and reaped as such).  */
   if (c->from_child >= 0)
     {
-      char buf[4096];
-      ssize_t n;
-      while ((n = read (c->from_child, buf, sizeof buf)) > 0
-             || (n < 0 && errno == EINTR && !compare_interrupted))
-        ;
+      double deadline = common_now () + FINISH_TIMEOUT;
+      bool killed = kill_it;
+      for (;;)
+        {
+          double left = deadline - common_now ();
+          if (left <= 0 && !killed && c->pid > 0)
+            {
+              kill (c->pid, SIGKILL);
+              killed = true;
+            }
+          struct pollfd p = { c->from_child, POLLIN, 0 };
+          /* Once killed, 5 s more: a process it left behind may hold
+             the pipe open.  */
+          int ready = poll (&p, 1, killed ? 5000 : (int) (left * 1000) + 1);
+          if ((ready < 0 && errno != EINTR) || (ready == 0 && killed))
+            break;
+          if (ready <= 0)
+            continue;
+          char buf[4096];
+          ssize_t n = read (c->from_child, buf, sizeof buf);
+          if (n == 0 || (n < 0 && errno != EINTR))
+            break;
+        }
       close (c->from_child);
       c->from_child = -1;
     }
