@@ -4,10 +4,7 @@
 # dlisp in every way it can get its heap, side by side in one run
 # (issue 15): a cold start, an unexec'd executable, and a pdump image in
 # each base mode (random, fixed), optionally against another pdumper
-# build (TODAY, e.g. main before a change).  dumper-compare measures the
-# same rows and memory section in C within its run (doc/compare.md, "Base
-# modes and the memory section"); this script adds the TODAY build and
-# the huge-page state of each load.
+# build (TODAY, e.g. main before a change).
 #
 # Usage: bench/base-modes.sh PDUMPER-BUILD [UNEXEC-BUILD] [NONE-BUILD]
 # Environment:
