@@ -18,9 +18,11 @@
 
 check_builds
 
-# The wrapper: DUMPER_PDUMP_BASE=fixed becomes $WRAP_FIXED.
+# The wrapper: DUMPER_PDUMP_BASE=fixed becomes $WRAP_FIXED; it notes the
+# runtime directory each start got in $T/xdg.seen.
 cat > "$T/wrap" <<WRAP
 #!/bin/sh
+echo "\$XDG_RUNTIME_DIR" >> "$T/xdg.seen"
 case \$DUMPER_PDUMP_BASE in
   fixed) DUMPER_PDUMP_BASE=\$WRAP_FIXED; export DUMPER_PDUMP_BASE ;;
 esac
@@ -94,6 +96,18 @@ expect_lines other 0 \
   'out:^    1  pdump-fixed  fixed    random     NO +[0-9]' \
   'err:pdump-fixed was measured, but not in base mode fixed' \
   'json:"pdump-fixed": \{"asked": "fixed", "reported": "random"'
+
+begin "every start had a private runtime directory, gone after the run"
+dirs=`sort -u "$T/xdg.seen" | wc -l`
+# One per run of the tool so far (refused, other), each removed with the
+# temporary work directory.
+case `sort -u "$T/xdg.seen" | head -1` in
+  "${TMPDIR:-/tmp}"/dumper-compare.*/runtime.*) where=ok ;;
+  *) where=`head -1 "$T/xdg.seen"` ;;
+esac
+left=`sort -u "$T/xdg.seen" | while read d; do [ -e "$d" ] && echo "$d"; done`
+if [ "$dirs" -eq 2 ] && [ "$where" = ok ] && [ -z "$left" ]; then pass
+else fail "$dirs directories, the first \`$where', left behind: $left"; fi
 
 begin "--base-mode random: no base-mode row; --procs 0: no memory section"
 WRAP_FIXED=bogus PROCS=0 run plain --base-mode random

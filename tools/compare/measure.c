@@ -733,10 +733,30 @@ measure_scale (struct scale_run *s)
   return measure_memory (s);
 }
 
+/* A per-user runtime directory of the run's own for its children: a
+   base mode that keeps a per-boot cache there (boot) starts with none,
+   as on a fresh boot, whatever the caller's XDG_RUNTIME_DIR holds, and
+   leaves nothing behind it.  Made by mkdtemp: mode 0700, the user's.  */
+static int
+private_runtime_dir (const struct compare_run *run)
+{
+  char dir[PATH_MAX];
+  snprintf (dir, sizeof dir, "%s/runtime.XXXXXX", run->work_dir);
+  if (mkdtemp (dir) == NULL || setenv ("XDG_RUNTIME_DIR", dir, 1) != 0)
+    {
+      compare_error ("cannot create a runtime directory %s: %s", dir, strerror (errno));
+      return COMPARE_EXIT_OSERR;
+    }
+  return 0;
+}
+
 int
 compare_measure (struct compare_run *run, struct compare_results *r)
 {
   memset (r, 0, sizeof *r);
+  int st = private_runtime_dir (run);
+  if (st)
+    return st;
   snprintf (r->host, sizeof r->host, "%s", run->host->name);
   r->runs = run->opt->runs;
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
@@ -753,7 +773,7 @@ compare_measure (struct compare_run *run, struct compare_results *r)
       int n = snprintf (s->dir, sizeof s->dir, "%s/scale-%ld", run->work_dir, s->out->scale);
       if (n < 0 || (size_t) n >= sizeof s->dir - COMPARE_NAME_MAX)
         abort ();
-      int st = measure_scale (s);
+      st = measure_scale (s);
       for (int m = 0; m < COMPARE_MODE_COUNT; m++)
         for (int f = 0; f < COMPARE_FIG_COUNT; f++)
           {
