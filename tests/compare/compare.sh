@@ -41,26 +41,36 @@ json_figure () {
     | sed -n "s/.*\"$2\": {\"median\": \\([0-9.]*\\),.*/\\1/p"
 }
 
+# The base-mode rows the JSON lists (pdump-fixed, ...): the tests below
+# hold for each.
+base_rows=`sed -n 's/^  "modes": \[\(.*\)\],$/\1/p' "$T/r.json" | tr -d '",' | tr ' ' '\n' \
+           | grep '^pdump-'`
+base_count=`echo $base_rows | wc -w`
+
 begin "the table has one row per mode with every column, units in the header"
-# The mode column is as wide as the longest mode name, pdump-fixed.
-hdr=`printf '%5s  %-11s  %22s  %22s  %9s  %8s  %7s  %9s  %9s' scale mode 'start-up ms' \
+# The mode column is as wide as the longest mode name (pdump-fixed).
+w=`for m in cold unexec pdump $base_rows embedded; do echo $m; done | awk '
+  length > w { w = length } END { print w }'`
+hdr=`printf '%5s  %-*s  %22s  %22s  %9s  %8s  %7s  %9s  %9s' scale $w mode 'start-up ms' \
   'dump ms' 'size KiB' 'RSS KiB' faults 'dirty KiB' 'digest ms'`
 sed -n '1,/^start-up:/p' "$T/out" > "$T/main"
 rows=0
-for m in cold unexec pdump pdump-fixed embedded; do
+for m in cold unexec pdump $base_rows embedded; do
   grep -q "^    1  $m  " "$T/main" && rows=`expr $rows + 1`
 done
-# No `-' in the cold and pdump-fixed rows but for their dump and size
-# (pdump-fixed starts from pdump's image), in the embedded row but for
-# its dump (it is made, not dumped); none in the others.
+# No `-' in the cold and base-mode rows but for their dump and size
+# (they start from pdump's image), in the embedded row but for its dump
+# (it is made, not dumped); none in the others.
 dashes=`grep -E '^    1  (unexec|pdump) ' "$T/main" | grep -c ' - '`
 colddash=`grep -E '^    1  cold ' "$T/main" | grep -o ' - ' | wc -l`
-fixeddash=`grep -E '^    1  pdump-fixed ' "$T/main" | grep -o ' - ' | wc -l`
+basedash=`grep -E '^    1  pdump-' "$T/main" | grep -o ' - ' | wc -l`
 embdash=`grep -E '^    1  embedded ' "$T/main" | grep -o ' - ' | wc -l`
-if grep -qF "$hdr" "$T/out" && [ $rows -eq 5 ] && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ] \
-   && [ "$fixeddash" -eq 2 ] && [ "$embdash" -eq 1 ]
+case " `echo $base_rows` " in *" pdump-fixed "*) fixed=yes ;; *) fixed=no ;; esac
+if grep -qF "$hdr" "$T/out" && [ $rows -eq `expr 4 + $base_count` ] && [ $fixed = yes ] \
+   && [ "$dashes" -eq 0 ] && [ "$colddash" -eq 2 ] \
+   && [ "$basedash" -eq `expr 2 \* $base_count` ] && [ "$embdash" -eq 1 ]
 then pass
-else fail "header, 5 rows, complete columns: rows $rows, dashes $dashes, cold dashes $colddash, pdump-fixed dashes $fixeddash, embedded dashes $embdash"; fi
+else fail "header, 4 + $base_count rows (pdump-fixed: $fixed), complete columns: rows $rows, dashes $dashes, cold dashes $colddash, base-mode rows' dashes $basedash, embedded dashes $embdash"; fi
 
 begin "the embedded row: its executable's sizes and the line against pdump and unexec"
 emb=`stat -c %s "$W/scale-1/embedded"`
@@ -99,7 +109,7 @@ d_unexec=`"$W/scale-1/dumped" --heap-digest`
 short=`echo "$d_cold" | cut -c1-16`
 n=`grep -o "\"$d_cold\"" "$T/r.json" | wc -l`
 if [ "$d_cold" = "$d_pdump" ] && [ "$d_cold" = "$d_unexec" ] \
-   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq 5 ]
+   && grep -q "heap digest $short in every mode" "$T/out" && [ "$n" -eq `expr 4 + $base_count` ]
 then pass
 else fail "cold $d_cold, pdump $d_pdump, unexec $d_unexec; in the JSON $n times"; fi
 
@@ -145,34 +155,36 @@ json_p99 () {
 }
 
 begin "a row per base mode, with the base mode and placement the host reports"
-# What the loader itself says of a start in each base mode (under
-# sanitizers the preferred range may be taken: then `fallback', and the
-# row must say NO).
+# What the loader itself says of a start in each base mode, in the run's
+# runtime directory (base mode boot: its cache).  Under sanitizers the
+# preferred range may be taken: then `fallback', and the row must say NO.
+runtime=`ls -d "$W"/runtime.* | head -1`
 place () {
-  DUMPER_PDUMP_BASE=$1 "$PDUMPER_DIR/host/dlisp" --dump-file="$W/scale-1/image.pdmp" \
-    --load-stats | sed -n 's/^pdump-placement: //p'
+  XDG_RUNTIME_DIR=$runtime DUMPER_PDUMP_BASE=$1 "$PDUMPER_DIR/host/dlisp" \
+    --dump-file="$W/scale-1/image.pdmp" --load-stats | sed -n 's/^pdump-placement: //p'
 }
-p_random=`place random`
-p_fixed=`place fixed`
-ok_fixed=yes
-[ "$p_fixed" = preferred ] || ok_fixed=NO
 sed -n '/^pdump start-up per base mode/,/^base:/p' "$T/out" > "$T/base"
-r_unexec=`awk '$1 == 1 && $2 == "unexec"' "$T/base"`
-r_random=`awk '$1 == 1 && $2 == "pdump" { print $3, $4, $5 }' "$T/base"`
-r_fixed=`awk '$1 == 1 && $2 == "pdump-fixed" { print $3, $4, $5 }' "$T/base"`
-if [ -n "$r_unexec" ] && [ "$r_random" = "random $p_random yes" ] \
-   && [ "$r_fixed" = "fixed $p_fixed $ok_fixed" ] \
-   && grep -q '"pdump-fixed": {"asked": "fixed", "reported": "fixed", "placement": "'"$p_fixed"'"' \
-        "$T/r.json" \
-   && { [ $ok_fixed = yes ] || grep -q '^ *pdump-fixed: NOT AT ITS BASE' "$T/out"; }
-then pass
-else sed 's/^/    | /' "$T/base"; fail "random row \`$r_random' (loader: $p_random), fixed row \`$r_fixed' (loader: $p_fixed)"; fi
+bad=
+awk '$1 == 1 && $2 == "unexec"' "$T/base" | grep -q . || bad="no unexec row;"
+for row in pdump $base_rows; do
+  mode=${row#pdump-}
+  [ $row = pdump ] && mode=random
+  p=`place $mode`
+  ok=yes
+  [ "$p" = fallback ] && ok=NO
+  got=`awk -v r=$row '$1 == 1 && $2 == r { print $3, $4, $5 }' "$T/base"`
+  [ "$got" = "$mode $p $ok" ] || bad="$bad $row \`$got' (loader: $p);"
+  grep -q "\"$row\": {\"asked\": \"$mode\", \"reported\": \"$mode\", \"placement\": \"$p\"" \
+    "$T/r.json" || bad="$bad $row not in the JSON's base_modes;"
+  [ $ok = yes ] || grep -q "^ *$row: NOT AT ITS BASE" "$T/out" || bad="$bad $row: no note;"
+done
+[ -z "$bad" ] && pass || { sed 's/^/    | /' "$T/base"; fail "$bad"; }
 
 begin "each base-mode row's p50, p99 and ratios are its own samples'"
 u=`json_figure unexec start_ms`
 p=`json_figure pdump start_ms`
 bad=
-for m in pdump pdump-fixed; do
+for m in pdump $base_rows; do
   med=`json_figure $m start_ms`
   p99=`json_p99 $m`
   want=`awk -v m="$med" -v t="$p99" -v u="$u" -v p="$p" \
@@ -190,7 +202,7 @@ sed -n '/^memory per process, 4 processes/,/^private dirty:/p' "$T/out" > "$T/me
 u_dirty=`json_figure unexec mem_private_dirty_kb`
 u_pss=`json_figure unexec mem_pss_kb`
 bad=
-for m in cold unexec pdump pdump-fixed embedded; do
+for m in cold unexec pdump $base_rows embedded; do
   d=`json_figure $m mem_private_dirty_kb`
   s=`json_figure $m mem_pss_kb`
   n=`sed -n "/\"$m\": {\$/,/^        }/p" "$T/r.json" | grep -c '"mem_\(private_dirty\|pss\)_kb": {.*"n": 4}'`
@@ -199,13 +211,14 @@ for m in cold unexec pdump pdump-fixed embedded; do
   got=`awk -v m=$m '$1 == 1 && $2 == m { print $3, $(NF - 1), $NF }' "$T/mem"`
   [ -n "$d" ] && [ "$n" -eq 2 ] && [ "$got" = "$want" ] || bad="$bad $m: \`$got', want \`$want' ($n figures of 4 processes);"
 done
-# The point of the fixed base: its hot pages stay shared, so a process
-# dirties less than a random one (when it got its base).
-fd=`json_figure pdump-fixed mem_private_dirty_kb`
+# The point of the base modes but random: the hot pages stay shared, so
+# a process dirties less than a random one (when it got its base).
 rd=`json_figure pdump mem_private_dirty_kb`
-if [ "$p_fixed" = preferred ] && [ -n "$fd" ] && [ -n "$rd" ] && [ "$fd" -ge "$rd" ]; then
-  bad="$bad pdump-fixed dirties $fd KiB, pdump $rd KiB;"
-fi
+for m in $base_rows; do
+  d=`json_figure $m mem_private_dirty_kb`
+  if [ "`place ${m#pdump-}`" != fallback ] && [ -n "$d" ] && [ -n "$rd" ] && [ "$d" -ge "$rd" ]
+  then bad="$bad $m dirties $d KiB, pdump $rd KiB;"; fi
+done
 [ -z "$bad" ] && pass || { sed 's/^/    | /' "$T/mem"; fail "$bad"; }
 
 begin "the pdump relocation count is the loader's"
