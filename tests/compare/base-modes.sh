@@ -74,7 +74,7 @@ begin "... and every other row is measured, the refused one has no figure"
 sed -n '/^memory per process/,$p' "$T/refused.out" > "$T/refused.mem"
 if grep -qE '^    1  pdump   +[0-9]' "$T/refused.out" \
    && grep -qE '^    1  pdump-fixed +refused by the host \(see below\)$' "$T/refused.out" \
-   && grep -qE '^    1  pdump        random   random     yes +[0-9]' "$T/refused.out" \
+   && grep -qE '^    1  pdump +random +random +yes +[0-9]' "$T/refused.out" \
    && grep -qE '^    1  pdump  +[0-9]+ ' "$T/refused.mem" \
    && grep -qE '^    1  cold  +[0-9]+ ' "$T/refused.mem" \
    && ! grep -q 'pdump-fixed' "$T/refused.mem" \
@@ -93,7 +93,7 @@ begin "a base mode not taken: measured, marked NO, with a warning"
 WRAP_FIXED=random run other
 expect_lines other 0 \
   'out:^ *pdump-fixed: NOT IN BASE MODE fixed: the host reports base mode random' \
-  'out:^    1  pdump-fixed  fixed    random     NO +[0-9]' \
+  'out:^    1  pdump-fixed +fixed +random +NO +[0-9]' \
   'err:pdump-fixed was measured, but not in base mode fixed' \
   'json:"pdump-fixed": \{"asked": "fixed", "reported": "random"'
 

@@ -429,7 +429,7 @@ print_base_modes (FILE *out, const struct compare_results *r)
   int w = mode_width (r);
   fprintf (out, "\npdump start-up per base mode, beside unexec (ms; p99: nearest rank of "
            "the starts)\n");
-  fprintf (out, "%5s  %-*s  %-7s  %-9s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
+  fprintf (out, "%5s  %-*s  %-7s  %-10s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
            "scale", w, "mode", "base", "placement", "ok", "p50 ms", "p99 ms", "p99/p50",
            "x unexec", "x pdump", "method", "reloc ms", "load ms");
   for (size_t i = 0; i < r->scale_count; i++)
@@ -466,7 +466,7 @@ print_base_modes (FILE *out, const struct compare_results *r)
           value_cell (reloc, sizeof reloc, &f[COMPARE_FIG_LOAD_RELOCATE_MS], 1, 2);
           value_cell (load, sizeof load, &f[COMPARE_FIG_LOAD_TOTAL_MS], 1, 2);
           int honoured = b->asked[0] ? compare_base_honoured (b) : -1;
-          fprintf (out, "%5ld  %-*s  %-7s  %-9s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
+          fprintf (out, "%5ld  %-*s  %-7s  %-10s  %-4s  %8s  %8s  %7s  %8s  %8s  %-6s  %8s  %8s\n",
                    s->scale, w, compare_mode_names[m], b->asked[0] ? b->asked : "-",
                    b->placement[0] ? b->placement : "-",
                    !b->asked[0] ? "-" : honoured > 0 ? "yes" : honoured == 0 ? "NO" : "?",
