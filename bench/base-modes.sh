@@ -3,7 +3,7 @@
 # bench/base-modes.sh: start-up p50 and p99 and memory per process of
 # dlisp in every way it can get its heap, side by side in one run
 # (issue 15): a cold start, an unexec'd executable, and a pdump image in
-# each base mode (random, fixed), optionally against another pdumper
+# each base mode (random, fixed, boot), optionally against another pdumper
 # build (TODAY, e.g. main before a change).
 #
 # Usage: bench/base-modes.sh PDUMPER-BUILD [UNEXEC-BUILD] [NONE-BUILD]
@@ -43,7 +43,12 @@ abs () { [ -n "$1" ] && (cd "$1" && pwd); }
 PD=$(abs "$PD"); UX=$(abs "$UX"); NONE=$(abs "$NONE"); TODAY=$(abs "$TODAY")
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/base-modes.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# Base mode boot keeps its cache in $XDG_RUNTIME_DIR (a tmpfs, mode
+# 0700, in a login session): a private one on /dev/shm for this run, so
+# its first start of each image writes the cache and the others map it.
+xdg=$(mktemp -d /dev/shm/base-modes-xdg.XXXXXX) || exit 1
+export XDG_RUNTIME_DIR=$xdg
+trap 'rm -rf "$tmp" "$xdg"' EXIT INT TERM
 
 cold_exe=$PD/host/dlisp-bare
 [ -n "$NONE" ] && cold_exe=$NONE/host/dlisp
@@ -69,7 +74,7 @@ modes () {
   echo cold
   [ -n "$UX" ] && echo unexec
   [ -n "$TODAY" ] && echo today
-  echo random fixed
+  echo random fixed boot
 }
 
 # command_of MODE SCALE: the command of a start of MODE at SCALE in
@@ -81,7 +86,7 @@ command_of () {
     cold) CMD=("$cold_exe" --no-dump-file --loadup-scale "$s") ;;
     unexec) CMD=("$d/dlisp-ux") ;;
     today) CMD=("$TODAY/host/dlisp" --dump-file="$d/today.pdmp") ;;
-    random|fixed) CMD=("$PD/host/dlisp" --dump-file="$d/dlisp.pdmp"); BASE=$m ;;
+    random|fixed|boot) CMD=("$PD/host/dlisp" --dump-file="$d/dlisp.pdmp"); BASE=$m ;;
   esac
 }
 
@@ -120,7 +125,7 @@ for s in $SCALES; do
   for m in $(modes); do
     p50=$(pct "$tmp/$s.$m" 50); p99=$(pct "$tmp/$s.$m" 99)
     place=
-    case $m in random|fixed|today)
+    case $m in random|fixed|boot|today)
       place=$(run $m "$s" --load-stats | sed -n 's/^pdump-placement: //p'),$(run $m "$s" --load-stats | sed -n 's/^pdump-huge-pages: //p' | cut -d' ' -f1-3) ;;
     esac
     awk -v s="$s" -v m="$m" -v n="$(wc -l < "$tmp/$s.$m")" -v a="$p50" -v b="$p99" \

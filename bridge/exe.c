@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <link.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,32 +88,38 @@ dumper_set_base_mode (enum dumper_base_mode mode)
   base_mode_override = (int) mode;
 }
 
-/* A loader setting: the environment variable VAR, one of the two
+/* A loader setting: the environment variable VAR, one of the COUNT
    values NAMES (its index returned); unset or empty, OVERRIDE when an
    API call set it (>= 0), else DEFAULT_CHOICE.  An invalid value in the
    environment is a usage error naming the valid ones (*ST).  */
 static int
-loader_setting (const char *var, const char *const names[2], int override,
-                int default_choice, enum dumper_status *st)
+loader_setting (const char *var, const char *const *names, int count,
+                int override, int default_choice, enum dumper_status *st)
 {
   const char *env = getenv (var);
   *st = DUMPER_OK;
   if (env == NULL || *env == '\0')
     return override >= 0 ? override : default_choice;
-  for (int i = 0; i < 2; i++)
-    if (strcmp (env, names[i]) == 0)
-      return i;
-  *st = bridge_fail (DUMPER_E_USAGE, "%s=%s: valid values are `%s' and `%s'",
-                     var, env, names[0], names[1]);
+  char valid[128] = "";
+  for (int i = 0; i < count; i++)
+    {
+      if (strcmp (env, names[i]) == 0)
+        return i;
+      size_t used = strlen (valid);
+      snprintf (valid + used, sizeof valid - used, "%s`%s'",
+                i == 0 ? "" : i == count - 1 ? " and " : ", ", names[i]);
+    }
+  *st = bridge_fail (DUMPER_E_USAGE, "%s=%s: valid values are %s", var, env,
+                     valid);
   return default_choice;
 }
 
 enum dumper_status
 bridge_verify_mode (enum dumper_verify *mode)
 {
-  static const char *const names[2] = { "none", "structure" };
+  static const char *const names[] = { "none", "structure" };
   enum dumper_status st;
-  *mode = loader_setting ("DUMPER_PDUMP_VERIFY", names, verify_override,
+  *mode = loader_setting ("DUMPER_PDUMP_VERIFY", names, 2, verify_override,
                           DUMPER_DEFAULT_VERIFY, &st)
           ? DUMPER_VERIFY_STRUCTURE : DUMPER_VERIFY_NONE;
   return st;
@@ -121,11 +128,12 @@ bridge_verify_mode (enum dumper_verify *mode)
 enum dumper_status
 bridge_base_mode (enum dumper_base_mode *mode)
 {
-  static const char *const names[2] = { "random", "fixed" };
+  /* In the order of enum dumper_base_mode.  */
+  static const char *const names[] = { "random", "fixed", "boot" };
   enum dumper_status st;
-  *mode = loader_setting ("DUMPER_PDUMP_BASE", names, base_mode_override,
-                          DUMPER_DEFAULT_BASE_MODE, &st)
-          ? DUMPER_BASE_FIXED : DUMPER_BASE_RANDOM;
+  *mode = (enum dumper_base_mode)
+    loader_setting ("DUMPER_PDUMP_BASE", names, 3, base_mode_override,
+                    DUMPER_DEFAULT_BASE_MODE, &st);
   return st;
 }
 

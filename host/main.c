@@ -398,11 +398,15 @@ print_load_stats (void)
       printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
       printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);
       printf ("pdump-minor-faults: %ld\n", ps->minor_faults);
-      printf ("pdump-base-mode: %s\n",
-              ps->base_mode == DUMPER_BASE_FIXED ? "fixed" : "random");
-      printf ("pdump-placement: %s\n",
-              ps->placement == PDUMP_PLACED_PREFERRED ? "preferred"
-              : ps->placement == PDUMP_PLACED_FALLBACK ? "fallback" : "random");
+      static const char *const base_modes[] = { "random", "fixed", "boot" };
+      static const char *const placements[] = {
+        [PDUMP_PLACED_RANDOM] = "random", [PDUMP_PLACED_PREFERRED] = "preferred",
+        [PDUMP_PLACED_FALLBACK] = "fallback", [PDUMP_PLACED_BOOT] = "boot",
+        [PDUMP_PLACED_BOOT_CACHE] = "boot-cache"
+      };
+      printf ("pdump-base-mode: %s\n", ps->base_mode < 3
+              ? base_modes[ps->base_mode] : "?");
+      printf ("pdump-placement: %s\n", placements[ps->placement]);
       printf ("pdump-placement-reason: %s\n", ps->placement_reason);
       printf ("pdump-preferred-base: 0x%llx\n",
               (unsigned long long) ps->preferred_base);

@@ -90,8 +90,9 @@ struct pdump_load_request
      image unmapped (dumper-inspect --check --deep).  */
   bool check_only;
   /* enum dumper_base_mode: DUMPER_BASE_FIXED tries the image's
-     preferred base first (no image relocation there), falling back to
-     a relocated load anywhere.  */
+     preferred base first (no image relocation there), DUMPER_BASE_BOOT
+     this boot's base and the boot cache (bootcache.h), both falling
+     back to a relocated load anywhere.  */
   unsigned base_mode;
 };
 

@@ -258,6 +258,21 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
   return check_stored (v, path, detail, detail_size);
 }
 
+uint64_t
+pdump_header_sum (const struct pdump_header *h, const void *table)
+{
+  struct pdump_header canonical = *h;
+  memcpy (canonical.magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
+  /* One-shot XXH3 of the two pieces, without a streaming state (which
+     would have to be allocated).  */
+  unsigned char bytes[offsetof (struct pdump_header, header_checksum)
+                      + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section)];
+  memcpy (bytes, &canonical, offsetof (struct pdump_header, header_checksum));
+  memcpy (bytes + offsetof (struct pdump_header, header_checksum), table,
+          PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section));
+  return XXH3_64bits (bytes, sizeof bytes);
+}
+
 enum dumper_status
 pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
                     const unsigned char *fingerprint, const char *path,
@@ -290,19 +305,8 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
   bool sum_ok = false;
   if (available >= table_end)
     {
-      struct pdump_header canonical = *h;
-      memcpy (canonical.magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
-      XXH3_state_t *state = XXH3_createState ();
-      if (state == NULL)
-        return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
-                                 "out of memory");
-      XXH3_64bits_reset (state);
-      XXH3_64bits_update (state, &canonical,
-                          offsetof (struct pdump_header, header_checksum));
-      XXH3_64bits_update (state, (const unsigned char *) bytes + sizeof *h,
-                          table_size);
-      sum_ok = XXH3_64bits_digest (state) == h->header_checksum;
-      XXH3_freeState (state);
+      sum_ok = pdump_header_sum (h, (const unsigned char *) bytes + sizeof *h)
+               == h->header_checksum;
     }
   if (!magic_ok)
     {

@@ -44,6 +44,11 @@ struct pdump_view
   bool compressed;          /* some section is stored compressed */
 };
 
+/* The header checksum of header H followed by the section TABLE (its
+   PDUMP_SECTION_KIND_MAX entries as stored): XXH3-64 of bytes [0, 128)
+   of the header, with the right magic number, and of the table.  */
+uint64_t pdump_header_sum (const struct pdump_header *h, const void *table);
+
 /* Check the first AVAILABLE bytes of an image whose file is FILE_SIZE
    bytes long: magic, version, architecture, size, header checksum,
    section table; then, when FINGERPRINT is not NULL, that it matches.

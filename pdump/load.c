@@ -51,6 +51,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,11 +69,13 @@
 #endif
 
 #include "backend.h"
+#include "bootcache.h"
 #include "check.h"
 #include "codec.h"
 #include "embed.h"
 #include "exe.h"
 #include "format.h"
+#include "hash.h"
 #include "internal.h"
 #include "verify.h"
 
@@ -141,7 +144,7 @@ choose_method (const struct pdump_view *view, uint64_t origin)
 #endif
 
 /* Why the last fixed placement was not made (pdump_stats).  */
-static char base_reason[160];
+static char base_reason[PATH_MAX + 256];
 
 /* SIZE bytes mapped exactly at AT (never replacing a mapping), or NULL
    with the reason in base_reason.  */
@@ -474,13 +477,17 @@ place_fixed (struct placement *p, const struct pdump_load_request *req,
 
 /* Bring the whole file into memory by the chosen method, falling back
    to reading it when mapping fails; with AT, exactly there or not at
-   all (false with *ST still DUMPER_OK: the caller falls back).  */
+   all (false with *ST still DUMPER_OK: the caller falls back), and read
+   into anonymous memory when COPY (the image will be relocated there).  */
 static bool
 bring_in (struct placement *p, const struct pdump_load_request *req,
           uint64_t size, const struct pdump_view *view, enum dumper_status *st,
-          unsigned char *at)
+          unsigned char *at, bool copy)
 {
   enum pdump_load_method method = choose_method (view, p->origin);
+  if (at && copy)
+    /* Every HOT page will be written: read, not copied on write.  */
+    return place_read (p, size, req, st, at);
   if (at)
     return place_fixed (p, req, view, method, at, st);
   if (method == PDUMP_LOAD_HYBRID && place_hybrid (p, view, size))
@@ -614,6 +621,10 @@ struct load
   bool placed;                  /* place.region is ours to unmap */
   bool at_preferred;            /* at the image's preferred base */
   bool fell_back;               /* base mode fixed, placed elsewhere */
+  struct pdump_boot boot;       /* base mode boot */
+  bool boot_hit;                /* loading the boot cache at its base */
+  bool boot_write;              /* loading the image at the boot base,
+                                   writing the cache */
   uint64_t exe_pages;           /* HOT pages executable or code
                                    relocations write */
   struct pdump_unpack hot_unpack;
@@ -697,6 +708,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   memset (&load, 0, sizeof load);
   load.req = req;
   load.place.fd = -1;
+  load.boot.lock_fd = -1;
   enum dumper_status status;
   if (sigsetjmp (guard.jump, 1) == 0)
     {
@@ -790,12 +802,19 @@ read_header (struct load *l)
   return status;
 }
 
-/* Where base mode fixed wants the image, or NULL with the reason.  */
+/* Where base mode fixed (the preferred base) or boot (this boot's
+   base) wants the image, or NULL with the reason.  */
 static unsigned char *
 preferred_address (const struct load *l)
 {
   uint64_t base = l->view.header.preferred_base;
-  if (l->req->base_mode != DUMPER_BASE_FIXED)
+  if (l->req->base_mode == DUMPER_BASE_BOOT && !l->req->check_only)
+    base = l->boot.base;
+  if (l->req->base_mode == DUMPER_BASE_BOOT && base == 0)
+    snprintf (base_reason, sizeof base_reason, "%s", l->req->check_only
+              ? "a check: anywhere" : l->boot.reason);
+  else if (l->req->base_mode != DUMPER_BASE_FIXED
+           && l->req->base_mode != DUMPER_BASE_BOOT)
     snprintf (base_reason, sizeof base_reason, "base mode random");
   else if (base == 0)
     snprintf (base_reason, sizeof base_reason, "the image records no "
@@ -814,6 +833,58 @@ preferred_address (const struct load *l)
   return NULL;
 }
 
+/* Step, base mode boot: this boot's base, and the boot cache when it
+   is usable (it then replaces the image: l->place.fd and l->view are
+   the cache's).  Never fails: without a base the image is loaded as in
+   random, with a base but no usable cache it is loaded at the base and
+   the cache written (l->boot.reason says which and why).  */
+static enum dumper_status
+boot_prepare (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
+  if (req->base_mode != DUMPER_BASE_BOOT || req->check_only)
+    return DUMPER_OK;
+  if (l->view.compressed)
+    {
+      snprintf (l->boot.reason, sizeof l->boot.reason, "boot mode maps a "
+                "plain image; this one is compressed");
+      return DUMPER_OK;
+    }
+  if (!pdump_boot_setup (&l->boot, req->path, l->view.header.header_checksum))
+    return DUMPER_OK;
+  int fd = pdump_boot_open (&l->boot);
+  if (fd >= 0)
+    {
+      unsigned char first[4096];
+      struct stat st;
+      struct pdump_view cache;
+      char detail[sizeof l->boot.reason - 64] = "cannot read its header";
+      bool header_ok = fstat (fd, &st) == 0 && st.st_size >= (off_t) sizeof first
+        && pdump_read_exact (fd, first, sizeof first, 0)
+        && pdump_check_header (first, sizeof first, (uint64_t) st.st_size,
+                               req->fingerprint, l->boot.cache, &cache,
+                               detail, sizeof detail) == DUMPER_OK;
+      if (!header_ok)
+        snprintf (l->boot.reason, sizeof l->boot.reason, "the boot cache is "
+                  "damaged: %s", detail);
+      else if (pdump_boot_matches (&l->boot, &cache, &l->view))
+        {
+          close (l->place.fd);
+          l->place.fd = fd;
+          l->place.origin = 0;
+          l->length = (uint64_t) st.st_size;
+          l->view = cache;
+          l->boot_hit = true;
+          snprintf (l->boot.reason, sizeof l->boot.reason, "mapped from the "
+                    "boot cache %s", l->boot.cache);
+          return DUMPER_OK;
+        }
+      close (fd);
+    }
+  l->boot_write = true;
+  return DUMPER_OK;
+}
+
 /* Step: bring the image into memory (map, read or decompress), at its
    preferred base in base mode fixed when that range is free, else
    wherever mmap puts it (ASLR).  */
@@ -825,17 +896,19 @@ place_image (struct load *l, struct bus_guard *guard)
   bool placed = l->view.compressed
     ? place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status, at)
     : bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
-                &status, at);
+                &status, at, l->boot_write);
   if (at && !placed && status == DUMPER_OK)
     {
-      /* The fallback: anywhere, relocated.  */
+      /* The fallback: anywhere, relocated.  A boot cache is an image
+         like any other: it is then checked in full.  */
       l->fell_back = true;
+      l->boot_hit = l->boot_write = false;
       at = NULL;
       placed = l->view.compressed
         ? place_unpack (&l->place, &l->view, &l->hot_unpack, l->req, &status,
                         NULL)
         : bring_in (&l->place, l->req, l->view.header.image_size, &l->view,
-                    &status, NULL);
+                    &status, NULL, false);
     }
   if (!placed)
     return status;
@@ -899,6 +972,18 @@ count_exe_pages (const struct pdump_view *view, const unsigned char *base,
   return pages;
 }
 
+/* Base mode boot, the first load of the image this boot: HOT is
+   relocated to this boot's base and checked; save the image as it is
+   now (before the executable's relocations) as the boot cache.  */
+static void
+write_boot_cache (void *ctx, const unsigned char *hot)
+{
+  struct load *l = ctx;
+  const struct pdump_section *hs = &l->view.sections[PDUMP_SECTION_HOT];
+  pdump_boot_write (&l->boot, l->place.base, l->view.header.image_size,
+                    XXH3_64bits (hot, hs->size));
+}
+
 /* Step: checksums, relocation (code pointers included), registry and,
    when asked, the structural pass: the one sequence dumper-inspect
    --check runs too (verify.c).  The file is closed afterwards.  */
@@ -920,6 +1005,8 @@ verify_image (struct load *l)
     .heap = req->verify_heap, .decls = req->decls, .decl_count = req->decl_count,
     .registry = l->tables.registry, .scalars = l->tables.scalars,
     .code_relocs = l->tables.code_relocs,
+    .trusted = l->boot_hit,
+    .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
   if (status == DUMPER_OK)
@@ -981,6 +1068,7 @@ restore_statics (struct load *l)
 static void
 discard (struct load *l)
 {
+  pdump_boot_abort (&l->boot);
   if (l->place.hot_unpack)
     pdump_unpack_end (l->place.hot_unpack);
   if (l->place.fd >= 0)
@@ -1052,16 +1140,19 @@ commit (struct load *l)
   stats->total_seconds = pdump_now () - l->t0;
   stats->minor_faults = minor_faults () - l->faults0;
   stats->base_mode = l->req->base_mode;
-  stats->placement = l->at_preferred ? PDUMP_PLACED_PREFERRED
-                     : l->fell_back ? PDUMP_PLACED_FALLBACK
-                     : PDUMP_PLACED_RANDOM;
+  stats->placement = l->boot_hit ? PDUMP_PLACED_BOOT_CACHE
+                     : l->boot_write ? PDUMP_PLACED_BOOT
+                     : l->at_preferred ? PDUMP_PLACED_PREFERRED
+                     : l->fell_back || l->req->base_mode != DUMPER_BASE_RANDOM
+                     ? PDUMP_PLACED_FALLBACK : PDUMP_PLACED_RANDOM;
   stats->preferred_base = view->header.preferred_base;
   stats->base = (uintptr_t) base;
   /* A copy: a later check-only load (the writer's self-check) reuses
      base_reason.  */
   static char published_reason[sizeof base_reason];
   snprintf (published_reason, sizeof published_reason, "%s",
-            l->at_preferred ? "at the preferred base" : base_reason);
+            l->boot_hit || l->boot_write ? l->boot.reason
+            : l->at_preferred ? "at the preferred base" : base_reason);
   stats->placement_reason = published_reason;
   stats->exe_pages = l->exe_pages;
   static char published_huge[sizeof huge_note];
@@ -1083,6 +1174,8 @@ load_image (struct load *l, struct bus_guard *guard)
   if (status == DUMPER_OK)
     status = read_header (l);
   if (status == DUMPER_OK)
+    status = boot_prepare (l);
+  if (status == DUMPER_OK)
     status = place_image (l, guard);
   if (status == DUMPER_OK)
     status = copy_tables (l);
@@ -1099,6 +1192,7 @@ load_image (struct load *l, struct bus_guard *guard)
       discard (l);
       return status;
     }
+  pdump_boot_commit (&l->boot);
   commit (l);
   return DUMPER_OK;
 }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
-LIB_SRCS_pdumper += pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c \
+LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c \
 	pdump/gc.c pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
 	pdump/write.c
 
@@ -13,7 +13,7 @@ PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
 CHECK_PROGRAMS += tests/pdump/test_check
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
-  tests/pdump/base.sh tests/pdump/pagesize.sh
+  tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh
 
 tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
 tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)

@@ -46,6 +46,17 @@ struct pdump_verify_request
   /* Private copies of REGISTRY, SCALAR_DATA and RELOC_CODE (the loader
      copies them out of the file mapping); NULL: use BYTES.  */
   const unsigned char *registry, *scalars, *code_relocs;
+  /* A boot cache that passed its owner and header checks
+     (bootcache.h): COLD's checksum and the relocation pass over HOT
+     (its hash and the check of every image word) are skipped; the
+     tables, executable and code relocations and the registry are
+     checked as always.  */
+  bool trusted;
+  /* Called once HOT is relocated to IMAGE_BASE and checked, before the
+     executable and code relocations change it (the boot cache is
+     written from there); may be NULL.  */
+  void (*relocated) (void *ctx, const unsigned char *hot);
+  void *relocated_ctx;
   const char *path;
   char *detail;
   size_t detail_size;

@@ -365,14 +365,10 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   h->type_count = (uint32_t) w->heap->type_count;
   h->tag_bits = w->heap->tag_bits;
   h->preferred_base = base;
-  XXH3_state_t *state = XXH3_createState ();
-  if (state == NULL)
-    return DUMPER_E_NOMEM;
-  XXH3_64bits_reset (state);
-  XXH3_64bits_update (state, h, offsetof (struct pdump_header, header_checksum));
-  XXH3_64bits_update (state, l->sections, sizeof l->sections);
-  h->header_checksum = XXH3_64bits_digest (state);
-  XXH3_freeState (state);
+  _Static_assert (sizeof l->sections
+                  == PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section),
+                  "the header checksum covers the whole table");
+  h->header_checksum = pdump_header_sum (h, l->sections);
   return DUMPER_OK;
 }
 

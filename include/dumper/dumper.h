@@ -221,13 +221,21 @@ enum dumper_base_mode
      is then known in advance (an ASLR loss for the heap).  When the
      range is taken, a relocated load as with DUMPER_BASE_RANDOM;
      pdump_stats () says which happened and why.  */
-  DUMPER_BASE_FIXED = 1
+  DUMPER_BASE_FIXED = 1,
+  /* At a random base chosen once per boot and user: the first process
+     relocates the image there and saves it in a per-user cache
+     ($XDG_RUNTIME_DIR/dumper); later ones map that cache at the same
+     base and apply only executable and code relocations, sharing its
+     pages.  Anything wrong with the cache (missing, stale, wrong owner
+     or mode, damaged, range taken) means a normal relocated load, never
+     a failed start.  */
+  DUMPER_BASE_BOOT = 2
 };
 
 /* Choose the base mode (call before dumper_startup).  The environment
-   variable DUMPER_PDUMP_BASE=random|fixed overrides it; without either
-   the configured default applies (./configure
-   --with-pdump-base=random|fixed).  */
+   variable DUMPER_PDUMP_BASE=random|fixed|boot overrides it; without
+   either the configured default applies (./configure
+   --with-pdump-base=random|fixed|boot).  */
 void dumper_set_base_mode (enum dumper_base_mode mode);
 
 /* The preferred base the images this process dumps record (the bridge

@@ -105,9 +105,15 @@ enum pdump_placement
   /* At the image's preferred base: no image pointer written, only
      executable and code relocations.  */
   PDUMP_PLACED_PREFERRED,
-  /* Base mode fixed, but the preferred base could not be used
+  /* Base mode fixed or boot, but the base could not be used
      (placement_reason says why): placed and relocated as random.  */
-  PDUMP_PLACED_FALLBACK
+  PDUMP_PLACED_FALLBACK,
+  /* Base mode boot, the first load of the image this boot: relocated
+     to this boot's base, the boot cache written (placement_reason).  */
+  PDUMP_PLACED_BOOT,
+  /* Base mode boot: the boot cache mapped at this boot's base, only
+     executable and code relocations applied.  */
+  PDUMP_PLACED_BOOT_CACHE
 };
 
 /* Figures of the image load in this process (all zero when none).  */

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* pdump/bootcache.c: base mode boot's per-boot base and per-user cache
+   (bootcache.h says what lies where and what is trusted).  */
+
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bootcache.h"
+#include "format.h"
+#include "hash.h"
+#include "internal.h"
+
+#if defined __has_feature
+# if __has_feature (address_sanitizer)
+#  define BOOT_ASAN 1
+# endif
+#endif
+#if defined __SANITIZE_ADDRESS__
+# define BOOT_ASAN 1
+#endif
+
+/* Bases are multiples of this (huge-page aligned, as preferred bases).  */
+#define BOOT_ALIGN (UINT64_C (2) << 20)
+
+static bool
+reason (struct pdump_boot *b, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static bool
+reason (struct pdump_boot *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (b->reason, sizeof b->reason, fmt, ap);
+  va_end (ap);
+  return false;
+}
+
+/* PATH is a directory of this user that no one else may enter.  */
+static bool
+private_dir (struct pdump_boot *b, const char *path)
+{
+  struct stat st;
+  if (lstat (path, &st) != 0)
+    return reason (b, "%s: %s", path, strerror (errno));
+  if (!S_ISDIR (st.st_mode))
+    return reason (b, "%s is not a directory", path);
+  if (st.st_uid != geteuid ())
+    return reason (b, "%s is owned by uid %u, not by this user (%u)", path,
+                   (unsigned) st.st_uid, (unsigned) geteuid ());
+  if (st.st_mode & 077)
+    return reason (b, "%s has mode %03o: group or others have access", path,
+                   (unsigned) (st.st_mode & 0777));
+  return true;
+}
+
+/* The kernel's identifier of this boot, or false.  */
+static bool
+boot_id (char id[40])
+{
+  int fd = open ("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = read (fd, id, 39);
+  close (fd);
+  if (n < 32)
+    return false;
+  id[n] = '\0';
+  id[strcspn (id, "\n")] = '\0';
+  return true;
+}
+
+/* A new random base, in a range the kernel's layout leaves free with
+   ASLR (the range of preferred bases: format.h, PDUMP_DEFAULT_BASE):
+   [64 GiB, 256 GiB) with 39-bit addresses (aarch64), [2 TiB, 32 TiB)
+   with 47 bits or more, [256 MiB, 1 GiB) with 32-bit words;
+   AddressSanitizer's high memory under it (its shadow takes the
+   others).  */
+static uint64_t
+random_base (void)
+{
+  uint64_t lo, hi;
+#if UINTPTR_MAX <= 0xffffffffu
+  lo = UINT64_C (0x10000000), hi = UINT64_C (0x40000000);
+#elif defined BOOT_ASAN
+  lo = UINT64_C (0x500000000000), hi = UINT64_C (0x580000000000);
+#else
+  int here;
+  if ((uintptr_t) &here >> 46)
+    lo = UINT64_C (1) << 41, hi = UINT64_C (1) << 45;
+  else
+    lo = UINT64_C (64) << 30, hi = UINT64_C (256) << 30;
+#endif
+  uint64_t r = 0;
+  if (getrandom (&r, sizeof r, GRND_NONBLOCK) != (ssize_t) sizeof r)
+    r = (uint64_t) (pdump_now () * 1e9) ^ ((uint64_t) getpid () << 32);
+  return lo + r % ((hi - lo) / BOOT_ALIGN) * BOOT_ALIGN;
+}
+
+/* This boot's base from DIR/base, written first when it is missing or
+   from another boot.  The first writer wins (link), so processes that
+   start together agree.  */
+static bool
+boot_base (struct pdump_boot *b)
+{
+  char id[40], path[PATH_MAX + 8];
+  if (!boot_id (id))
+    return reason (b, "cannot read /proc/sys/kernel/random/boot_id");
+  snprintf (path, sizeof path, "%s/base", b->dir);
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      char text[128] = "", file_id[40];
+      uint64_t base;
+      int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          struct stat st;
+          ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+                      && st.st_uid == geteuid () && !(st.st_mode & 077)
+                      ? read (fd, text, sizeof text - 1) : -1;
+          close (fd);
+          if (n > 0)
+            text[n] = '\0';
+          if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
+              && strcmp (file_id, id) == 0 && base != 0
+              && base % BOOT_ALIGN == 0)
+            {
+              b->base = base;
+              return true;
+            }
+        }
+      else if (errno != ENOENT)
+        return reason (b, "%s: %s", path, strerror (errno));
+      /* Missing, damaged or from another boot: a new one.  */
+      char tmp[PATH_MAX + 32];
+      snprintf (tmp, sizeof tmp, "%s/base.%ld", b->dir, (long) getpid ());
+      int out = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
+                      | O_CLOEXEC, 0600);
+      if (out < 0)
+        return reason (b, "%s: %s", tmp, strerror (errno));
+      int len = snprintf (text, sizeof text, "%s %" PRIx64 "\n", id,
+                          random_base ());
+      int err = common_write_fully (out, text, (size_t) len);
+      close (out);
+      if (err == 0 && fd >= 0)
+        err = rename (tmp, path) == 0 ? 0 : errno;   /* replace a stale one */
+      else if (err == 0)
+        err = link (tmp, path) == 0 || errno == EEXIST ? 0 : errno;
+      unlink (tmp);
+      if (err != 0)
+        return reason (b, "%s: %s", path, strerror (err));
+    }
+  return reason (b, "%s: cannot agree on this boot's base", path);
+}
+
+bool
+pdump_boot_setup (struct pdump_boot *b, const char *image_path,
+                  uint64_t image_sum)
+{
+  b->base = 0;
+  b->lock_fd = -1;
+  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  if (runtime == NULL || runtime[0] != '/')
+    return reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
+  if (!private_dir (b, runtime))
+    return false;
+  if ((size_t) snprintf (b->dir, sizeof b->dir, "%s/dumper", runtime)
+      >= sizeof b->dir)
+    return reason (b, "XDG_RUNTIME_DIR is too long");
+  if (mkdir (b->dir, 0700) != 0 && errno != EEXIST)
+    return reason (b, "cannot create %s: %s", b->dir, strerror (errno));
+  if (!private_dir (b, b->dir) || !boot_base (b))
+    {
+      b->base = 0;
+      return false;
+    }
+  /* The image's caches are named by its path (realpath when it has
+     one), so a new dump of the same file replaces the old cache.  */
+  char *real = realpath (image_path, NULL);
+  const char *name = real ? real : image_path;
+  snprintf (b->prefix, sizeof b->prefix, "%016" PRIx64 "-",
+            (uint64_t) XXH3_64bits (name, strlen (name)));
+  free (real);
+  if ((size_t) snprintf (b->cache, sizeof b->cache, "%s/%s%016" PRIx64
+                         "-%" PRIx64 ".pdmp", b->dir, b->prefix, image_sum,
+                         b->base) >= sizeof b->cache)
+    {
+      b->base = 0;
+      return reason (b, "XDG_RUNTIME_DIR is too long");
+    }
+  return true;
+}
+
+/* What identifies a file's bytes as last written: device, inode, size,
+   and the change time, which every write, truncation, chmod or rename
+   moves and which no user can set back.  */
+static void
+stamp_of (const struct stat *st, char *text, size_t size)
+{
+  snprintf (text, size, "%ju %ju %jd %jd.%09ld\n", (uintmax_t) st->st_dev,
+            (uintmax_t) st->st_ino, (intmax_t) st->st_size,
+            (intmax_t) st->st_ctim.tv_sec, (long) st->st_ctim.tv_nsec);
+}
+
+/* Whether the cache open as FD is the file this boot's writer stamped
+   (CACHE.stamp): not changed since it was written and checked.  */
+static bool
+stamped (struct pdump_boot *b, const struct stat *st)
+{
+  char path[PATH_MAX + 8], want[128], have[128] = "";
+  snprintf (path, sizeof path, "%s.stamp", b->cache);
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat sst;
+  ssize_t n = fstat (fd, &sst) == 0 && S_ISREG (sst.st_mode)
+              && sst.st_uid == geteuid () && !(sst.st_mode & 077)
+              ? read (fd, have, sizeof have - 1) : -1;
+  close (fd);
+  if (n <= 0)
+    return false;
+  have[n] = '\0';
+  stamp_of (st, want, sizeof want);
+  return strcmp (want, have) == 0;
+}
+
+/* Stamp the cache just put in place.  */
+static void
+stamp (struct pdump_boot *b)
+{
+  char path[PATH_MAX + 8], text[128];
+  struct stat st;
+  int fd = open (b->cache, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  bool ok = fstat (fd, &st) == 0;
+  close (fd);
+  if (!ok)
+    return;
+  stamp_of (&st, text, sizeof text);
+  snprintf (path, sizeof path, "%s.stamp", b->cache);
+  struct common_atomic out;
+  if (common_atomic_begin (&out, path, "boot", 0600, true) != 0)
+    return;
+  if (common_atomic_write (&out, text, strlen (text)) == 0)
+    common_atomic_commit (&out);
+  else
+    common_atomic_abort (&out);
+}
+
+int
+pdump_boot_open (struct pdump_boot *b)
+{
+  int fd = open (b->cache, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      reason (b, errno == ENOENT ? "no boot cache yet (%s)" : "%s: %s",
+              b->cache, strerror (errno));
+      return -1;
+    }
+  struct stat st;
+  const char *bad = NULL;
+  if (fstat (fd, &st) != 0)
+    bad = strerror (errno);
+  else if (!S_ISREG (st.st_mode))
+    bad = "not a regular file";
+  else if (st.st_uid != geteuid ())
+    bad = "owned by another user";
+  else if (st.st_mode & 077)
+    bad = "group or others have access";
+  else if (!stamped (b, &st))
+    bad = "changed since it was written, or not stamped";
+  if (bad == NULL)
+    return fd;
+  close (fd);
+  reason (b, "the boot cache %s is not used: %s", b->cache, bad);
+  return -1;
+}
+
+bool
+pdump_boot_matches (struct pdump_boot *b, const struct pdump_view *cache,
+                    const struct pdump_view *image)
+{
+  const struct pdump_header *c = &cache->header, *i = &image->header;
+  bool same = c->preferred_base == b->base && !cache->compressed
+              && c->image_size == i->image_size
+              && c->file_size == i->image_size
+              && c->object_count == i->object_count
+              && c->type_count == i->type_count && c->tag_bits == i->tag_bits
+              && c->page_size == i->page_size;
+  for (unsigned k = 1; same && k <= PDUMP_SECTION_KIND_MAX; k++)
+    {
+      const struct pdump_section *cs = &cache->sections[k];
+      const struct pdump_section *is = &image->sections[k];
+      same = cs->offset == is->offset && cs->size == is->size
+             && cs->count == is->count
+             && (k == PDUMP_SECTION_HOT || cs->checksum == is->checksum);
+    }
+  return same ? true
+              : reason (b, "the boot cache %s is not the image relocated to "
+                        "0x%" PRIx64, b->cache, b->base);
+}
+
+static void
+unlock (struct pdump_boot *b)
+{
+  if (b->lock_fd >= 0)
+    close (b->lock_fd);         /* releases the flock */
+  b->lock_fd = -1;
+}
+
+bool
+pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
+                  uint64_t image_size, uint64_t hot_sum)
+{
+  struct pdump_header h;
+  memcpy (&h, bytes, sizeof h);
+  size_t table_size = PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+  struct pdump_section table[PDUMP_SECTION_KIND_MAX];
+  memcpy (table, bytes + sizeof h, table_size);
+  for (size_t i = 0; i < PDUMP_SECTION_KIND_MAX; i++)
+    if (table[i].kind == PDUMP_SECTION_HOT)
+      table[i].checksum = hot_sum;
+  h.preferred_base = b->base;
+  h.header_checksum = pdump_header_sum (&h, table);
+
+  /* One writer at a time (DIR/lock, held until the cache and its stamp
+     are in place): the others load without writing, and no stamp can
+     describe a file another writer has since replaced.  */
+  char lock[PATH_MAX + 8];
+  snprintf (lock, sizeof lock, "%s/lock", b->dir);
+  b->lock_fd = open (lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (b->lock_fd < 0)
+    return reason (b, "%s: %s", lock, strerror (errno));
+  if (flock (b->lock_fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      close (b->lock_fd);
+      b->lock_fd = -1;
+      return reason (b, "relocated to this boot's base; another process is "
+                     "writing the boot cache %s", b->cache);
+    }
+  int err = common_atomic_begin (&b->out, b->cache, "boot", 0600, true);
+  if (err != 0)
+    {
+      unlock (b);
+      return reason (b, "the boot cache %s was not written (%s): %s",
+                     b->cache, b->out.step, strerror (err));
+    }
+  err = common_atomic_write (&b->out, &h, sizeof h);
+  if (err == 0)
+    err = common_atomic_write (&b->out, table, table_size);
+  if (err == 0)
+    err = common_atomic_write (&b->out, bytes + sizeof h + table_size,
+                               (size_t) image_size - sizeof h - table_size);
+  if (err != 0)
+    {
+      common_atomic_abort (&b->out);
+      unlock (b);
+      return reason (b, "the boot cache %s was not written: %s", b->cache,
+                     strerror (err));
+    }
+  b->writing = true;
+  return true;
+}
+
+/* Remove the other caches of this image (older dumps, other bases);
+   temporary files of writers still at work are left alone.  */
+static void
+prune (struct pdump_boot *b)
+{
+  DIR *d = opendir (b->dir);
+  if (d == NULL)
+    return;
+  const char *mine = strrchr (b->cache, '/') + 1;
+  size_t plen = strlen (b->prefix);
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    {
+      size_t len = strlen (e->d_name);
+      size_t mlen = strlen (mine);
+      bool cache = len > 5 && strcmp (e->d_name + len - 5, ".pdmp") == 0;
+      bool its_stamp = len > 11 && strcmp (e->d_name + len - 11,
+                                           ".pdmp.stamp") == 0;
+      if (strncmp (e->d_name, b->prefix, plen) == 0 && (cache || its_stamp)
+          && !(strncmp (e->d_name, mine, mlen) == 0
+               && (e->d_name[mlen] == '\0'
+                   || strcmp (e->d_name + mlen, ".stamp") == 0)))
+        unlinkat (dirfd (d), e->d_name, 0);
+    }
+  closedir (d);
+}
+
+void
+pdump_boot_commit (struct pdump_boot *b)
+{
+  if (!b->writing)
+    return;
+  b->writing = false;
+  int err = common_atomic_commit (&b->out);
+  if (err != 0)
+    reason (b, "the boot cache %s was not written (%s): %s", b->cache,
+            b->out.step ? b->out.step : "commit", strerror (err));
+  else
+    {
+      reason (b, "relocated to this boot's base; boot cache %s written",
+              b->cache);
+      stamp (b);
+      prune (b);
+    }
+  unlock (b);
+}
+
+void
+pdump_boot_abort (struct pdump_boot *b)
+{
+  if (b->writing)
+    common_atomic_abort (&b->out);
+  b->writing = false;
+  unlock (b);
+}

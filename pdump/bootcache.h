@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* pdump/bootcache.h: base mode boot (doc/format.md, "Base modes").
+
+   The base is random, chosen once per boot and user; the first process
+   that loads an image relocates it to that base and saves the
+   relocated image in a per-user cache; later processes of the same
+   boot map the cache at that base and apply only the executable's and
+   the code relocations.  Everything lives in $XDG_RUNTIME_DIR/dumper:
+
+     base                      "BOOT_ID BASE\n": this boot's base
+     PATHSUM-IMAGESUM-BASE.pdmp  an image relocated to BASE: PATHSUM
+                               hashes the image's path, IMAGESUM is the
+                               image's header checksum
+     PATHSUM-IMAGESUM-BASE.pdmp.stamp  the cache's device, inode, size
+                               and change time once written
+     lock                      flock'd by the one process writing a cache
+
+   $XDG_RUNTIME_DIR and the directory must be directories owned by the
+   process's effective user with no access for group or others, and a
+   cache a regular file owned by that user, mode 0600 or stricter;
+   anything else and the cache is not used (nor written).  The cache
+   must also match its stamp: any write, truncation, chmod or
+   replacement through the file system changes its change time, which
+   no user can set back.  Who can write there can already run code as
+   the user, so a cache that passes these checks is trusted the way the
+   executable is: its header and tables are checked at each start, its
+   body (HOT, COLD) is not hashed again.
+   Nothing here fails a load: every problem is a reason for a normal
+   relocated load (struct pdump_boot's reason).  */
+
+#ifndef DUMPER_PDUMP_BOOTCACHE_H
+#define DUMPER_PDUMP_BOOTCACHE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/atomic.h"
+#include "check.h"
+
+struct pdump_boot
+{
+  uint64_t base;              /* this boot's base; 0: none (see reason) */
+  char dir[PATH_MAX];         /* $XDG_RUNTIME_DIR/dumper */
+  char cache[PATH_MAX];       /* this image's cache at BASE */
+  char prefix[24];            /* "PATHSUM-": every cache of this image */
+  char reason[PATH_MAX + 256]; /* why no cache is used, or what happened */
+  struct common_atomic out;   /* a cache being written */
+  bool writing;
+  int lock_fd;                /* DIR/lock, held while writing; -1 */
+};
+
+/* Check the directory (creating it), read or choose this boot's base,
+   and name the cache of the image at IMAGE_PATH whose header checksum
+   is IMAGE_SUM.  False (B->base 0) with B->reason when boot mode
+   cannot be used in this process.  */
+bool pdump_boot_setup (struct pdump_boot *b, const char *image_path,
+                       uint64_t image_sum);
+
+/* Open the cache and check its owner and mode: a descriptor, or -1
+   with B->reason (no cache yet, or one that may not be trusted).  */
+int pdump_boot_open (struct pdump_boot *b);
+
+/* Whether the cache whose validated header is CACHE is IMAGE relocated
+   to B->base: the same sections, sizes, counts and checksums but HOT's,
+   the base, no compression.  False with B->reason.  */
+bool pdump_boot_matches (struct pdump_boot *b, const struct pdump_view *cache,
+                         const struct pdump_view *image);
+
+/* Start writing the cache: the plain image of IMAGE_SIZE bytes at
+   BYTES (its HOT relocated to B->base, nothing else changed) with its
+   header rewritten for that base and HOT's new checksum HOT_SUM.  It
+   becomes visible at pdump_boot_commit.  False with B->reason.  */
+bool pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
+                       uint64_t image_size, uint64_t hot_sum);
+
+/* Put the cache in place atomically and remove the older caches of the
+   same image; or abandon it.  */
+void pdump_boot_commit (struct pdump_boot *b);
+void pdump_boot_abort (struct pdump_boot *b);
+
+#endif /* DUMPER_PDUMP_BOOTCACHE_H */

@@ -1,0 +1,242 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/pdump/boot.sh: base mode boot (issue 15, doc/format.md "Base
+# modes", pdump/bootcache.h): a random base per boot and user, a
+# per-user cache of the image relocated to it.
+#
+#   - the first start relocates the image to this boot's base and writes
+#     the cache (mode 0600, stamped); later starts map it at the same
+#     base: cold digest every time;
+#   - the cache is not used, and a start still succeeds with the cold
+#     digest, when it is: truncated, damaged in its header, changed in
+#     place (its body: the stamp), readable by others, owned by another
+#     user, a symbolic link, the cache of another image; nor when
+#     XDG_RUNTIME_DIR is unset, or it or its dumper directory is open to
+#     others or owned by another user; nor when the base's range is taken;
+#   - a base file from another boot gives a new base and a new cache;
+#   - a new dump at the same path replaces the old cache (pruned);
+#   - starts racing for an empty cache all succeed and leave one cache.
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+if [ "$BACKEND" != pdumper ]; then
+  begin "base mode boot"
+  skip "this build is --with-dumper=$BACKEND"
+  finish
+fi
+if [ -n "$DUMPER_TEST_EMULATOR" ]; then
+  # qemu-user takes MAP_FIXED_NOREPLACE as a hint (base.sh): every boot
+  # start falls back there.
+  begin "base mode boot"
+  skip "under $DUMPER_TEST_EMULATOR, which places mappings itself"
+  finish
+fi
+
+BARE=$BUILDDIR/host/dlisp-bare
+DLISP=$BUILDDIR/host/dlisp
+RUN=$T/run
+DIR=$RUN/dumper
+mkdir "$RUN" && chmod 700 "$RUN"
+
+cold=`"$BARE" --heap-digest`
+"$BARE" --temacs=pdump --output "$T/a.pdmp" > "$T/dump.out" 2>&1 \
+  || { cat "$T/dump.out"; exit 1; }
+
+stat () {
+  sed -n "s/^$2: //p" "$1"
+}
+
+# boot [VAR=VALUE...]: one start in base mode boot with XDG_RUNTIME_DIR
+# $RUN (and the assignments given); its output in $T/out, stderr in
+# $T/err; true when it exited 0 with the cold digest.
+boot () {
+  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$@" "$DLISP" \
+    --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err" \
+    && [ "`head -1 "$T/out"`" = "$cold" ]
+}
+
+# placed PLACEMENT [REASON-PATTERN]: the last start was placed so, for a
+# reason matching the pattern
+placed () {
+  [ "`stat "$T/out" pdump-placement`" = "$1" ] \
+    && { [ -z "$2" ] || stat "$T/out" pdump-placement-reason | grep -q -- "$2"; }
+}
+
+# verdict OK MESSAGE
+verdict () {
+  if [ "$1" = yes ]; then
+    pass
+  else
+    cat "$T/err"; grep "placement\|pdump-base:" "$T/out"; ls -la "$DIR" 2>&1
+    fail "$2"
+  fi
+}
+
+caches () {
+  ls "$DIR" 2>/dev/null | grep -c '\.pdmp$'
+}
+
+begin "first start: relocated to this boot's base, cache written 0600 and stamped"
+ok=no
+boot && placed boot "boot cache .* written" && [ "`caches`" -eq 1 ] \
+  && ls -l "$DIR"/*.pdmp | grep -q '^-rw-------' \
+  && ls "$DIR" | grep -q '\.pdmp\.stamp$' \
+  && ls -ld "$DIR" | grep -q '^drwx------' && ok=yes
+base=`stat "$T/out" pdump-base`
+cache=`ls "$DIR"/*.pdmp 2>/dev/null | head -1`
+verdict $ok "first start"
+
+begin "later starts: the cache at the same base, no image relocation, cold digest"
+ok=yes
+i=0
+while [ $i -lt 10 ]; do
+  boot && placed boot-cache "mapped from the boot cache" \
+    && [ "`stat "$T/out" pdump-base`" = "$base" ] \
+    && [ "`stat "$T/out" pdump-image-relocs`" = 0 ] || { ok=no; break; }
+  i=`expr $i + 1`
+done
+verdict $ok "start $i of 10"
+
+begin "the base lies outside the image's preferred range and is in the base file"
+preferred=`DUMPER_PDUMP_BASE=random "$DLISP" --dump-file="$T/a.pdmp" --load-stats \
+           | sed -n 's/^pdump-preferred-base: //p'`
+ok=no
+[ "$base" != "$preferred" ] && grep -q " ${base#0x}\$" "$DIR/base" && ok=yes
+verdict $ok "base $base, preferred $preferred, base file: `cat "$DIR/base"`"
+
+# damaged CASE COMMAND...: after COMMAND spoils the cache, a start does
+# not use it, rewrites it, and the start after that uses the new one.
+damaged () {
+  _case=$1
+  shift
+  begin "cache $_case: not used, rewritten, cold digest"
+  "$@"
+  ok=no
+  boot && placed boot && boot && placed boot-cache && ok=yes
+  verdict $ok "cache $_case"
+}
+
+damaged truncated truncate -s 4096 "$cache"
+damaged "with a damaged header" \
+  sh -c 'printf "\377" | dd of="$1" bs=1 seek=100 conv=notrunc 2>/dev/null' sh "$cache"
+# A byte of HOT changed in place: the header still checks, the stamp
+# (change time) does not.
+hot=`od -A n -t u8 -j 144 -N 8 "$T/a.pdmp" | tr -d ' '`
+damaged "changed in its body" \
+  sh -c 'printf "\125" | dd of="$1" bs=1 seek=$(($2 + 64)) conv=notrunc 2>/dev/null' sh "$cache" "$hot"
+damaged "readable by others (0644)" chmod 644 "$cache"
+
+begin "cache owned by another user: not used"
+if [ "`id -u`" != 0 ]; then
+  skip "needs root to give the cache away"
+else
+  chown 65534 "$cache"
+  ok=no
+  boot && placed boot && [ "`ls -ln "$cache" | awk '{ print $3 }'`" = "`id -u`" ] && ok=yes
+  verdict $ok "owned by 65534"
+fi
+
+begin "cache replaced by a symbolic link: not followed"
+boot
+mv "$cache" "$T/real.pdmp"
+ln -s "$T/real.pdmp" "$cache"
+ok=no
+boot && placed boot && [ ! -h "$cache" ] && ok=yes
+verdict $ok "symlink"
+
+begin "another image's cache under this image's name: not used"
+"$BARE" --temacs=pdump --loadup-scale 2 --output "$T/b.pdmp" > "$T/dump.out" 2>&1
+env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/b.pdmp" \
+  --batch --eval t > /dev/null 2>&1
+other=`ls -t "$DIR"/*.pdmp | head -1`
+ok=no
+if [ "$other" != "$cache" ]; then
+  # Its bytes copied over this cache, and the stamp made to fit, so only
+  # the comparison of the two images' sections can tell.
+  cat "$other" > "$cache"
+  command stat -c '%d %i %s %.9Z' "$cache" > "$cache.stamp"
+  boot && placed boot && ok=yes
+fi
+verdict $ok "cross-image cache"
+
+begin "XDG_RUNTIME_DIR unset: a relocated load, says why"
+env -u XDG_RUNTIME_DIR DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+  --heap-digest --load-stats > "$T/out" 2> "$T/err"
+ok=no
+[ "`head -1 "$T/out"`" = "$cold" ] && placed fallback "XDG_RUNTIME_DIR is not set" && ok=yes
+verdict $ok "unset"
+
+begin "XDG_RUNTIME_DIR open to others: not used, nothing written"
+mkdir "$T/open" && chmod 755 "$T/open"
+ok=no
+env XDG_RUNTIME_DIR="$T/open" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+  --heap-digest --load-stats > "$T/out" 2> "$T/err" \
+  && [ "`head -1 "$T/out"`" = "$cold" ] && placed fallback "mode 755" \
+  && [ ! -e "$T/open/dumper" ] && ok=yes
+verdict $ok "open runtime dir"
+
+begin "the dumper directory open to others: not used"
+chmod 755 "$DIR"
+ok=no
+boot && placed fallback "mode 755" && ok=yes
+chmod 700 "$DIR"
+verdict $ok "open dumper dir"
+
+begin "the dumper directory owned by another user: not used"
+if [ "`id -u`" != 0 ]; then
+  skip "needs root"
+else
+  chown 65534 "$DIR"
+  ok=no
+  boot && placed fallback "owned by uid 65534" && ok=yes
+  chown "`id -u`" "$DIR"
+  verdict $ok "foreign dumper dir"
+fi
+
+begin "the boot base's range taken: a relocated load, says why"
+boot
+ok=no
+boot DUMPER_TEST_OCCUPY_BASE=1 && placed fallback "range is taken" \
+  && [ "`stat "$T/out" pdump-base`" != "$base" ] && ok=yes
+verdict $ok "occupied"
+
+begin "a base file from another boot: a new base, a new cache, the old one pruned"
+sed "s/^[^ ]*/00000000-0000-0000-0000-000000000000/" "$DIR/base" > "$T/stale"
+cp "$T/stale" "$DIR/base"
+ok=no
+boot && placed boot && [ "`stat "$T/out" pdump-base`" != "$base" ] \
+  && ! grep -q '^00000000-' "$DIR/base" && [ ! -e "$cache" ] \
+  && boot && placed boot-cache && ok=yes
+verdict $ok "stale base"
+
+begin "a new dump at the same path: a new cache, the old one pruned"
+prefix=`basename "$cache" | cut -c1-17`
+old=`ls "$DIR"/$prefix*.pdmp`
+"$BARE" --temacs=pdump --loadup-scale 3 --output "$T/a.pdmp" > "$T/dump.out" 2>&1
+cold=`"$BARE" --loadup-scale 3 --heap-digest`
+ok=no
+boot && placed boot && [ "`ls "$DIR"/$prefix*.pdmp | wc -l`" -eq 1 ] \
+  && [ ! -e "$old" ] && [ ! -e "$old.stamp" ] \
+  && boot && placed boot-cache && ok=yes
+verdict $ok "re-dump"
+
+begin "8 starts racing for an empty cache: all succeed, one cache left"
+rm -rf "$DIR"
+pids=
+for k in 1 2 3 4 5 6 7 8; do
+  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+    --heap-digest > "$T/race.$k" 2>&1 &
+  pids="$pids $!"
+done
+ok=yes
+for p in $pids; do wait $p || ok=no; done
+for k in 1 2 3 4 5 6 7 8; do
+  [ "`head -1 "$T/race.$k"`" = "$cold" ] || ok=no
+done
+# Two .pdmp: this image's and b.pdmp's are gone with the directory, so
+# exactly one; no temporary file left behind.
+[ "`caches`" -eq 1 ] && [ -z "`ls "$DIR" | grep -v '\.pdmp$\|\.pdmp\.stamp$\|^base$\|^lock$'`" ] || ok=no
+boot && placed boot-cache || ok=no
+verdict $ok "race: `ls "$DIR"`"
+
+finish
