@@ -168,6 +168,10 @@ enum dumper_status bridge_verify_mode (enum dumper_verify *mode);
    in the environment is DUMPER_E_USAGE.  */
 enum dumper_status bridge_base_mode (enum dumper_base_mode *mode);
 
+/* COLD verification, the same way: DUMPER_PDUMP_COLD, else
+   dumper_set_cold_check, else the configured default.  */
+enum dumper_status bridge_cold_check (enum dumper_cold_check *mode);
+
 /* Time in seconds from a monotonic clock: the one in common/clock.c.  */
 #include "common/clock.h"
 #define bridge_now common_now

@@ -73,8 +73,18 @@ bridge_image_dir (void)
 #ifndef DUMPER_DEFAULT_BASE_MODE
 # define DUMPER_DEFAULT_BASE_MODE DUMPER_BASE_RANDOM
 #endif
+#ifndef DUMPER_DEFAULT_COLD_CHECK
+# define DUMPER_DEFAULT_COLD_CHECK DUMPER_COLD_FULL
+#endif
 
 static int verify_override = -1, base_mode_override = -1;
+static int cold_check_override = -1;
+
+void
+dumper_set_cold_check (enum dumper_cold_check mode)
+{
+  cold_check_override = (int) mode;
+}
 
 void
 dumper_set_verify (enum dumper_verify mode)
@@ -134,6 +144,18 @@ bridge_base_mode (enum dumper_base_mode *mode)
   *mode = (enum dumper_base_mode)
     loader_setting ("DUMPER_PDUMP_BASE", names, 3, base_mode_override,
                     DUMPER_DEFAULT_BASE_MODE, &st);
+  return st;
+}
+
+enum dumper_status
+bridge_cold_check (enum dumper_cold_check *mode)
+{
+  /* In the order of enum dumper_cold_check.  */
+  static const char *const names[] = { "full", "boot", "size" };
+  enum dumper_status st;
+  *mode = (enum dumper_cold_check)
+    loader_setting ("DUMPER_PDUMP_COLD", names, 3, cold_check_override,
+                    DUMPER_DEFAULT_COLD_CHECK, &st);
   return st;
 }
 

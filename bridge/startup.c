@@ -180,6 +180,10 @@ load_image (const char *path, bool check_only, bool embedded)
   st = bridge_base_mode (&base_mode);
   if (st != DUMPER_OK)
     return st;
+  enum dumper_cold_check cold_check;
+  st = bridge_cold_check (&cold_check);
+  if (st != DUMPER_OK)
+    return st;
   const struct dumper_heap *heap = bridge_heap ();
   if (mode == DUMPER_VERIFY_STRUCTURE && heap == NULL)
     return bridge_fail (DUMPER_E_HEAP_DESC, "%s: structural verification "
@@ -197,7 +201,8 @@ load_image (const char *path, bool check_only, bool embedded)
     .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
-    .check_only = check_only, .base_mode = base_mode
+    .check_only = check_only, .base_mode = base_mode,
+    .cold_check = check_only ? DUMPER_COLD_FULL : cold_check
   };
   struct pdump_entry *entries = NULL;
   size_t entry_count = 0;

@@ -413,6 +413,7 @@ print_load_stats (void)
       printf ("pdump-base: 0x%llx\n", (unsigned long long) ps->base);
       printf ("pdump-exe-pages: %llu\n", (unsigned long long) ps->exe_pages);
       printf ("pdump-huge-pages: %s\n", ps->huge_pages);
+      printf ("pdump-cold-check: %s\n", ps->cold_check);
     }
 }
 

@@ -94,6 +94,8 @@ struct pdump_load_request
      this boot's base and the boot cache (bootcache.h), both falling
      back to a relocated load anywhere.  */
   unsigned base_mode;
+  /* enum dumper_cold_check: how COLD is verified.  */
+  unsigned cold_check;
 };
 
 /* On success the image is mapped, relocated, and the remembered data

@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "bootcache.h"
@@ -64,6 +65,26 @@ private_dir (struct pdump_boot *b, const char *path)
   if (st.st_mode & 077)
     return reason (b, "%s has mode %03o: group or others have access", path,
                    (unsigned) (st.st_mode & 0777));
+  return true;
+}
+
+/* The text of the small file PATH into TEXT (NUL-terminated): false
+   unless it is a regular file of this user that no one else may read or
+   write (not followed if a symbolic link) and not empty.  */
+static bool
+read_private (const char *path, char *text, size_t size)
+{
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+              && st.st_uid == geteuid () && !(st.st_mode & 077)
+              ? read (fd, text, size - 1) : -1;
+  close (fd);
+  if (n <= 0)
+    return false;
+  text[n] = '\0';
   return true;
 }
 
@@ -124,26 +145,14 @@ boot_base (struct pdump_boot *b)
     {
       char text[128] = "", file_id[40];
       uint64_t base;
-      int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd >= 0)
+      errno = 0;
+      bool exists = read_private (path, text, sizeof text) || errno != ENOENT;
+      if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
+          && strcmp (file_id, id) == 0 && base != 0 && base % BOOT_ALIGN == 0)
         {
-          struct stat st;
-          ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-                      && st.st_uid == geteuid () && !(st.st_mode & 077)
-                      ? read (fd, text, sizeof text - 1) : -1;
-          close (fd);
-          if (n > 0)
-            text[n] = '\0';
-          if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
-              && strcmp (file_id, id) == 0 && base != 0
-              && base % BOOT_ALIGN == 0)
-            {
-              b->base = base;
-              return true;
-            }
+          b->base = base;
+          return true;
         }
-      else if (errno != ENOENT)
-        return reason (b, "%s: %s", path, strerror (errno));
       /* Missing, damaged or from another boot: a new one.  */
       char tmp[PATH_MAX + 32];
       snprintf (tmp, sizeof tmp, "%s/base.%ld", b->dir, (long) getpid ());
@@ -155,7 +164,7 @@ boot_base (struct pdump_boot *b)
                           random_base ());
       int err = common_write_fully (out, text, (size_t) len);
       close (out);
-      if (err == 0 && fd >= 0)
+      if (err == 0 && exists)
         err = rename (tmp, path) == 0 ? 0 : errno;   /* replace a stale one */
       else if (err == 0)
         err = link (tmp, path) == 0 || errno == EEXIST ? 0 : errno;
@@ -166,27 +175,25 @@ boot_base (struct pdump_boot *b)
   return reason (b, "%s: cannot agree on this boot's base", path);
 }
 
-bool
-pdump_boot_setup (struct pdump_boot *b, const char *image_path,
-                  uint64_t image_sum)
+/* DIR, checked (created when missing), and the image's PREFIX.  */
+static bool
+boot_dir (struct pdump_boot *b, const char *image_path)
 {
-  b->base = 0;
-  b->lock_fd = -1;
+  if (b->dir[0] != '\0')
+    return true;
   const char *runtime = getenv ("XDG_RUNTIME_DIR");
   if (runtime == NULL || runtime[0] != '/')
     return reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
   if (!private_dir (b, runtime))
     return false;
-  if ((size_t) snprintf (b->dir, sizeof b->dir, "%s/dumper", runtime)
-      >= sizeof b->dir)
+  char dir[sizeof b->dir];
+  if ((size_t) snprintf (dir, sizeof dir, "%s/dumper", runtime) >= sizeof dir)
     return reason (b, "XDG_RUNTIME_DIR is too long");
-  if (mkdir (b->dir, 0700) != 0 && errno != EEXIST)
-    return reason (b, "cannot create %s: %s", b->dir, strerror (errno));
-  if (!private_dir (b, b->dir) || !boot_base (b))
-    {
-      b->base = 0;
-      return false;
-    }
+  if (mkdir (dir, 0700) != 0 && errno != EEXIST)
+    return reason (b, "cannot create %s: %s", dir, strerror (errno));
+  if (!private_dir (b, dir))
+    return false;
+  memcpy (b->dir, dir, sizeof dir);   /* set once checked */
   /* The image's caches are named by its path (realpath when it has
      one), so a new dump of the same file replaces the old cache.  */
   char *real = realpath (image_path, NULL);
@@ -194,6 +201,21 @@ pdump_boot_setup (struct pdump_boot *b, const char *image_path,
   snprintf (b->prefix, sizeof b->prefix, "%016" PRIx64 "-",
             (uint64_t) XXH3_64bits (name, strlen (name)));
   free (real);
+  return true;
+}
+
+bool
+pdump_boot_setup (struct pdump_boot *b, const char *image_path,
+                  uint64_t image_sum)
+{
+  b->base = 0;
+  if (!boot_dir (b, image_path))
+    return false;
+  if (!boot_base (b))
+    {
+      b->base = 0;
+      return false;
+    }
   if ((size_t) snprintf (b->cache, sizeof b->cache, "%s/%s%016" PRIx64
                          "-%" PRIx64 ".pdmp", b->dir, b->prefix, image_sum,
                          b->base) >= sizeof b->cache)
@@ -222,17 +244,8 @@ stamped (struct pdump_boot *b, const struct stat *st)
 {
   char path[PATH_MAX + 8], want[128], have[128] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
-  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
+  if (!read_private (path, have, sizeof have))
     return false;
-  struct stat sst;
-  ssize_t n = fstat (fd, &sst) == 0 && S_ISREG (sst.st_mode)
-              && sst.st_uid == geteuid () && !(sst.st_mode & 077)
-              ? read (fd, have, sizeof have - 1) : -1;
-  close (fd);
-  if (n <= 0)
-    return false;
-  have[n] = '\0';
   stamp_of (st, want, sizeof want);
   return strcmp (want, have) == 0;
 }
@@ -376,30 +389,32 @@ pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
   return true;
 }
 
-/* Remove the other caches of this image (older dumps, other bases);
-   temporary files of writers still at work are left alone.  */
+static bool
+ends_with (const char *s, const char *suffix)
+{
+  size_t n = strlen (s), k = strlen (suffix);
+  return n >= k && strcmp (s + n - k, suffix) == 0;
+}
+
+/* Remove the other files of this image (B->prefix) ending in SUFFIX
+   or SUFFIX.stamp but MINE and MINE.stamp: older dumps' caches or COLD
+   stamps, caches at other bases.  Temporary files of writers still at
+   work are left alone.  */
 static void
-prune (struct pdump_boot *b)
+prune (struct pdump_boot *b, const char *mine, const char *suffix)
 {
   DIR *d = opendir (b->dir);
   if (d == NULL)
     return;
-  const char *mine = strrchr (b->cache, '/') + 1;
-  size_t plen = strlen (b->prefix);
+  char stamp_suffix[32], mine_stamp[PATH_MAX];
+  snprintf (stamp_suffix, sizeof stamp_suffix, "%s.stamp", suffix);
+  snprintf (mine_stamp, sizeof mine_stamp, "%s.stamp", mine);
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
-    {
-      size_t len = strlen (e->d_name);
-      size_t mlen = strlen (mine);
-      bool cache = len > 5 && strcmp (e->d_name + len - 5, ".pdmp") == 0;
-      bool its_stamp = len > 11 && strcmp (e->d_name + len - 11,
-                                           ".pdmp.stamp") == 0;
-      if (strncmp (e->d_name, b->prefix, plen) == 0 && (cache || its_stamp)
-          && !(strncmp (e->d_name, mine, mlen) == 0
-               && (e->d_name[mlen] == '\0'
-                   || strcmp (e->d_name + mlen, ".stamp") == 0)))
-        unlinkat (dirfd (d), e->d_name, 0);
-    }
+    if (strncmp (e->d_name, b->prefix, strlen (b->prefix)) == 0
+        && (ends_with (e->d_name, suffix) || ends_with (e->d_name, stamp_suffix))
+        && strcmp (e->d_name, mine) != 0 && strcmp (e->d_name, mine_stamp) != 0)
+      unlinkat (dirfd (d), e->d_name, 0);
   closedir (d);
 }
 
@@ -418,7 +433,7 @@ pdump_boot_commit (struct pdump_boot *b)
       reason (b, "relocated to this boot's base; boot cache %s written",
               b->cache);
       stamp (b);
-      prune (b);
+      prune (b, strrchr (b->cache, '/') + 1, ".pdmp");
     }
   unlock (b);
 }
@@ -430,4 +445,62 @@ pdump_boot_abort (struct pdump_boot *b)
     common_atomic_abort (&b->out);
   b->writing = false;
   unlock (b);
+}
+
+/* DIR/PATHSUM-IMAGESUM.cold for the image at IMAGE_PATH.  */
+static bool
+cold_name (struct pdump_boot *b, const char *image_path, uint64_t image_sum,
+           char *name, size_t size, char *path, size_t path_size)
+{
+  if (!boot_dir (b, image_path))
+    return false;
+  snprintf (name, size, "%s%016" PRIx64 ".cold", b->prefix, image_sum);
+  return (size_t) snprintf (path, path_size, "%s/%s", b->dir, name)
+         < path_size;
+}
+
+/* The stamp of image file ST in this boot.  */
+static bool
+cold_text (const struct stat *st, char *text, size_t size)
+{
+  char id[40];
+  if (!boot_id (id))
+    return false;
+  int n = snprintf (text, size, "%s ", id);
+  stamp_of (st, text + n, size - (size_t) n);
+  return true;
+}
+
+int
+pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
+                       uint64_t image_sum, const struct stat *st)
+{
+  char name[64], path[PATH_MAX + 64], want[192], have[192] = "";
+  if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
+                  sizeof path))
+    return -1;
+  if (!cold_text (st, want, sizeof want))
+    return reason (b, "cannot read /proc/sys/kernel/random/boot_id") - 1;
+  return read_private (path, have, sizeof have) && strcmp (want, have) == 0;
+}
+
+void
+pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
+                       uint64_t image_sum, const struct stat *st)
+{
+  char name[64], path[PATH_MAX + 64], text[192];
+  if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
+                  sizeof path)
+      || !cold_text (st, text, sizeof text))
+    return;
+  struct common_atomic out;
+  if (common_atomic_begin (&out, path, "cold", 0600, true) != 0)
+    return;
+  if (common_atomic_write (&out, text, strlen (text)) != 0)
+    {
+      common_atomic_abort (&out);
+      return;
+    }
+  if (common_atomic_commit (&out) == 0)
+    prune (b, name, ".cold");
 }

@@ -14,6 +14,9 @@
      PATHSUM-IMAGESUM-BASE.pdmp.stamp  the cache's device, inode, size
                                and change time once written
      lock                      flock'd by the one process writing a cache
+     PATHSUM-IMAGESUM.cold     COLD verification boot: the image file's
+                               boot id, device, inode, size and change
+                               time when its COLD was last checked
 
    $XDG_RUNTIME_DIR and the directory must be directories owned by the
    process's effective user with no access for group or others, and a
@@ -34,6 +37,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "common/atomic.h"
 #include "check.h"
@@ -78,5 +82,17 @@ bool pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
    same image; or abandon it.  */
 void pdump_boot_commit (struct pdump_boot *b);
 void pdump_boot_abort (struct pdump_boot *b);
+
+/* COLD verification boot (dumper.h, DUMPER_COLD_BOOT): whether COLD of
+   the image at IMAGE_PATH (header checksum IMAGE_SUM, file status ST
+   when it was opened) was checked earlier in this boot and the file is
+   the same one, unchanged (DIR/PATHSUM-IMAGESUM.cold holds the boot id
+   and the file's device, inode, size and change time): 1 if so, 0 if
+   not, -1 (B->reason) when there is no usable directory to keep that
+   in.  And record that it was, after a load that checked it.  */
+int pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
+                           uint64_t image_sum, const struct stat *st);
+void pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
+                            uint64_t image_sum, const struct stat *st);
 
 #endif /* DUMPER_PDUMP_BOOTCACHE_H */

@@ -625,6 +625,9 @@ struct load
   bool boot_hit;                /* loading the boot cache at its base */
   bool boot_write;              /* loading the image at the boot base,
                                    writing the cache */
+  struct stat image_stat;       /* the file when it was opened */
+  const char *cold_how;         /* how COLD was verified (pdump_stats) */
+  bool cold_stamp;              /* record that COLD was checked */
   uint64_t exe_pages;           /* HOT pages executable or code
                                    relocations write */
   struct pdump_unpack hot_unpack;
@@ -751,12 +754,12 @@ open_file (struct load *l)
   if (l->place.fd < 0)
     return fail_file (req, DUMPER_E_IMAGE_MISSING, "cannot open the image",
                       errno);
-  struct stat st;
-  if (fstat (l->place.fd, &st) != 0)
+  struct stat *st = &l->image_stat;
+  if (fstat (l->place.fd, st) != 0)
     return fail_file (req, DUMPER_E_IO, "cannot read the image", errno);
-  if (!S_ISREG (st.st_mode))
+  if (!S_ISREG (st->st_mode))
     return fail_file (req, DUMPER_E_IMAGE_MISSING, "not a regular file", 0);
-  l->length = (uint64_t) st.st_size;
+  l->length = (uint64_t) st->st_size;
   return DUMPER_OK;
 }
 
@@ -984,6 +987,40 @@ write_boot_cache (void *ctx, const unsigned char *hot)
                     XXH3_64bits (hot, hs->size));
 }
 
+/* How COLD is verified in this load (dumper.h, enum dumper_cold_check):
+   l->cold_how says, for pdump_stats; it starts with "skipped" when the
+   checksum is not computed.  */
+static void
+choose_cold_check (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
+  uint64_t sum = l->view.header.header_checksum;
+  if (l->boot_hit)
+    l->cold_how = "skipped: the boot cache, checked when it was written";
+  else if (req->cold_check == DUMPER_COLD_SIZE)
+    l->cold_how = "skipped: size and fingerprint only (cold check size)";
+  else if (req->cold_check != DUMPER_COLD_BOOT)
+    l->cold_how = "checksum";
+  else
+    switch (pdump_boot_cold_known (&l->boot, req->path, sum, &l->image_stat))
+      {
+      case 1:
+        l->cold_how = "skipped: checked earlier this boot, the file unchanged";
+        break;
+      case 0:
+        l->cold_how = "checksum (first this boot)";
+        l->cold_stamp = true;
+        break;
+      default:
+        {
+          static char how[sizeof l->boot.reason + 64];
+          snprintf (how, sizeof how, "checksum (no per-user directory: %s)",
+                    l->boot.reason);
+          l->cold_how = how;
+        }
+      }
+}
+
 /* Step: checksums, relocation (code pointers included), registry and,
    when asked, the structural pass: the one sequence dumper-inspect
    --check runs too (verify.c).  The file is closed afterwards.  */
@@ -993,6 +1030,7 @@ verify_image (struct load *l)
   const struct pdump_load_request *req = l->req;
   struct placement *place = &l->place;
   enum dumper_status status = DUMPER_OK;
+  choose_cold_check (l);
   if (req->exe)
     l->exe = *req->exe;
   else if (!pdump_exe_layout (&l->exe))
@@ -1006,6 +1044,7 @@ verify_image (struct load *l)
     .registry = l->tables.registry, .scalars = l->tables.scalars,
     .code_relocs = l->tables.code_relocs,
     .trusted = l->boot_hit,
+    .skip_cold = l->cold_how != NULL && strncmp (l->cold_how, "skipped", 7) == 0,
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
@@ -1155,6 +1194,7 @@ commit (struct load *l)
             : l->at_preferred ? "at the preferred base" : base_reason);
   stats->placement_reason = published_reason;
   stats->exe_pages = l->exe_pages;
+  stats->cold_check = l->cold_how;
   static char published_huge[sizeof huge_note];
   snprintf (published_huge, sizeof published_huge, "%s",
             place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK
@@ -1193,6 +1233,9 @@ load_image (struct load *l, struct bus_guard *guard)
       return status;
     }
   pdump_boot_commit (&l->boot);
+  if (l->cold_stamp)
+    pdump_boot_cold_stamp (&l->boot, l->req->path,
+                           l->view.header.header_checksum, &l->image_stat);
   commit (l);
   return DUMPER_OK;
 }

@@ -838,7 +838,8 @@ pdump_verify (struct pdump_verify_request *r)
   /* Trusted: all but COLD (the last entry).  HOT still to be read
      (FILL) is never trusted: relocate is what reads it.  */
   bool trusted = r->trusted && r->fill == NULL;
-  size_t sum_count = sizeof summed / sizeof summed[0] - (trusted ? 1 : 0);
+  size_t sum_count = sizeof summed / sizeof summed[0]
+                     - (trusted || r->skip_cold ? 1 : 0);
   for (size_t i = 0; i < sum_count && status == DUMPER_OK; i++)
     status = pdump_check_section_sum (view, summed[i].kind, summed[i].at,
                                       r->path, r->detail, r->detail_size);

@@ -52,6 +52,8 @@ struct pdump_verify_request
      tables, executable and code relocations and the registry are
      checked as always.  */
   bool trusted;
+  /* COLD's checksum skipped (COLD verification boot or size).  */
+  bool skip_cold;
   /* Called once HOT is relocated to IMAGE_BASE and checked, before the
      executable and code relocations change it (the boot cache is
      written from there); may be NULL.  */

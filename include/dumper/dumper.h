@@ -238,6 +238,32 @@ enum dumper_base_mode
    --with-pdump-base=random|fixed|boot).  */
 void dumper_set_base_mode (enum dumper_base_mode mode);
 
+/* How the loader checks COLD, the image's pointer-free data, which
+   nothing relocates and which is most of the image (doc/format.md,
+   "COLD verification").  Everything else (header, fingerprint, sizes,
+   tables, HOT, relocations, registry) is checked in every mode.  */
+enum dumper_cold_check
+{
+  /* Its checksum at every start: the default.  */
+  DUMPER_COLD_FULL = 0,
+  /* Its checksum at the first start of an image file in this boot;
+     later starts skip it while the file is the same one, unchanged (a
+     stamp of its device, inode, size and change time in the per-user
+     directory $XDG_RUNTIME_DIR/dumper of base mode boot).  Without
+     that directory, as DUMPER_COLD_FULL.  */
+  DUMPER_COLD_BOOT = 1,
+  /* The image's size and fingerprint only: a damaged COLD byte reaches
+     the heap as it is (a wrong string or number, never a wrong pointer:
+     COLD holds none).  */
+  DUMPER_COLD_SIZE = 2
+};
+
+/* Choose it (call before dumper_startup).  The environment variable
+   DUMPER_PDUMP_COLD=full|boot|size overrides it; without either the
+   configured default applies (./configure
+   --with-pdump-cold=full|boot|size, default full).  */
+void dumper_set_cold_check (enum dumper_cold_check mode);
+
 /* The preferred base the images this process dumps record (the bridge
    option --image-base=ADDR): a multiple of 2 MiB, or 0 for none (such
    an image is always relocated).  Without it the writer records a fixed

@@ -156,6 +156,8 @@ struct pdump_stats
                                    the only HOT pages the load writes */
   const char *huge_pages;       /* huge page advice for anonymous image
                                    memory, and the kernel's settings */
+  const char *cold_check;       /* how COLD was verified: "checksum",
+                                   or "skipped: " and why */
 };
 
 /* Figures of the last dump written by this process.  */
