@@ -74,19 +74,23 @@ modes () {
   echo cold
   [ -n "$UX" ] && echo unexec
   [ -n "$TODAY" ] && echo today
-  echo random fixed boot
+  echo random fixed fixed-cb boot
 }
 
 # command_of MODE SCALE: the command of a start of MODE at SCALE in
 # CMD, its base mode in BASE (ignored by the other builds)
 command_of () {
   local m=$1 s=$2 d=$tmp/$2
-  BASE=random
+  BASE=random COLD=full
   case $m in
     cold) CMD=("$cold_exe" --no-dump-file --loadup-scale "$s") ;;
     unexec) CMD=("$d/dlisp-ux") ;;
     today) CMD=("$TODAY/host/dlisp" --dump-file="$d/today.pdmp") ;;
     random|fixed|boot) CMD=("$PD/host/dlisp" --dump-file="$d/dlisp.pdmp"); BASE=$m ;;
+    # fixed with COLD verification boot (doc/format.md, "COLD
+    # verification"): after the first start, no HOT pass either.
+    fixed-cb) CMD=("$PD/host/dlisp" --dump-file="$d/dlisp.pdmp"); BASE=fixed
+              COLD=boot ;;
   esac
 }
 
@@ -94,7 +98,7 @@ command_of () {
 run () {
   command_of "$1" "$2"
   shift 2
-  DUMPER_PDUMP_BASE=$BASE "${CMD[@]}" "$@"
+  DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" "$@"
 }
 
 # pct FILE P: nearest-rank P-th percentile of the numbers in FILE
@@ -105,7 +109,7 @@ pct () {
 
 echo "dlisp start-up by mode: p50 and p99 of \`--batch --eval t' wall ms;"
 echo "$RUNS starts per mode (cold: $COLD_RUNS), modes interleaved; $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-7s %5s %9s %9s %8s %10s %10s  %s\n' scale mode runs p50-ms p99-ms p99/p50 p50/unexec p50/random placement
+printf '%-6s %-8s %5s %9s %9s %8s %10s %10s  %s\n' scale mode runs p50-ms p99-ms p99/p50 p50/unexec p50/random placement
 for s in $SCALES; do
   prepare "$s" || exit 1
   for m in $(modes); do : > "$tmp/$s.$m"; done
@@ -125,12 +129,12 @@ for s in $SCALES; do
   for m in $(modes); do
     p50=$(pct "$tmp/$s.$m" 50); p99=$(pct "$tmp/$s.$m" 99)
     place=
-    case $m in random|fixed|boot|today)
+    case $m in random|fixed|fixed-cb|boot|today)
       place=$(run $m "$s" --load-stats | sed -n 's/^pdump-placement: //p'),$(run $m "$s" --load-stats | sed -n 's/^pdump-huge-pages: //p' | cut -d' ' -f1-3) ;;
     esac
     awk -v s="$s" -v m="$m" -v n="$(wc -l < "$tmp/$s.$m")" -v a="$p50" -v b="$p99" \
         -v u="$ux50" -v r="$r50" -v pl="$place" 'BEGIN {
-      printf "%-6s %-7s %5d %9.2f %9.2f %7.2fx %10s %10s  %s\n", s, m, n, a, b, b / a,
+      printf "%-6s %-8s %5d %9.2f %9.2f %7.2fx %10s %10s  %s\n", s, m, n, a, b, b / a,
         u ? sprintf ("%.2fx", a / u) : "-", sprintf ("%.2fx", a / r), pl }'
   done
 done
@@ -142,7 +146,7 @@ memory () {
   for k in $(seq "$PROCS"); do
     mkfifo "$tmp/fifo.$k"
     command_of $m "$s"
-    DUMPER_PDUMP_BASE=$BASE "${CMD[@]}" < "$tmp/fifo.$k" > /dev/null 2>&1 &
+    DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" < "$tmp/fifo.$k" > /dev/null 2>&1 &
     pids="$pids $!"
     exec {fd}> "$tmp/fifo.$k"
     eval "fd_$k=$fd"
@@ -167,7 +171,7 @@ memory () {
 
 echo
 echo "memory per process, $PROCS processes of one mode at once (/proc/PID/smaps_rollup)"
-printf '%-6s %-7s %14s %10s %16s\n' scale mode private-dirty-KiB PSS-KiB dirty/unexec
+printf '%-6s %-8s %14s %10s %16s\n' scale mode private-dirty-KiB PSS-KiB dirty/unexec
 for s in $MEM_SCALES; do
   [ -d "$tmp/$s" ] || prepare "$s" || exit 1
   uxd=
@@ -176,6 +180,6 @@ for s in $MEM_SCALES; do
     read -r dirty pss < "$tmp/memory.out"
     [ $m = unexec ] && uxd=$dirty
     awk -v s="$s" -v m="$m" -v d="$dirty" -v p="$pss" -v u="$uxd" 'BEGIN {
-      printf "%-6s %-7s %14d %10d %16s\n", s, m, d, p, u ? sprintf ("%.2fx", d / u) : "-" }'
+      printf "%-6s %-8s %14d %10d %16s\n", s, m, d, p, u ? sprintf ("%.2fx", d / u) : "-" }'
   done
 done

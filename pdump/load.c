@@ -627,6 +627,8 @@ struct load
                                    writing the cache */
   struct stat image_stat;       /* the file when it was opened */
   const char *cold_how;         /* how COLD was verified (pdump_stats) */
+  bool hot_known;               /* at the preferred base, the file checked
+                                   earlier this boot: HOT's pass skipped */
   bool cold_stamp;              /* record that COLD was checked */
   uint64_t exe_pages;           /* HOT pages executable or code
                                    relocations write */
@@ -989,7 +991,12 @@ write_boot_cache (void *ctx, const unsigned char *hot)
 
 /* How COLD is verified in this load (dumper.h, enum dumper_cold_check):
    l->cold_how says, for pdump_stats; it starts with "skipped" when the
-   checksum is not computed.  */
+   checksum is not computed.  With DUMPER_COLD_BOOT the record means the
+   whole image was checked (every start checks all of it or skips only
+   COLD's sum on that record), so at the preferred base, where nothing
+   in HOT but the executable's and code relocations is written, HOT's
+   pass (its hash and the check of every image word) is skipped as
+   well: base mode fixed then reads no HOT page it does not write.  */
 static void
 choose_cold_check (struct load *l)
 {
@@ -1005,7 +1012,13 @@ choose_cold_check (struct load *l)
     switch (pdump_boot_cold_known (&l->boot, req->path, sum, &l->image_stat))
       {
       case 1:
-        l->cold_how = "skipped: checked earlier this boot, the file unchanged";
+        /* The whole image was checked: at the preferred base, where HOT
+           is not written, its pass is skipped too.  */
+        l->hot_known = l->at_preferred && !l->place.hot_pending;
+        l->cold_how = l->hot_known
+          ? "skipped, and HOT's pass: checked earlier this boot, the file "
+            "unchanged"
+          : "skipped: checked earlier this boot, the file unchanged";
         break;
       case 0:
         l->cold_how = "checksum (first this boot)";
@@ -1043,7 +1056,7 @@ verify_image (struct load *l)
     .heap = req->verify_heap, .decls = req->decls, .decl_count = req->decl_count,
     .registry = l->tables.registry, .scalars = l->tables.scalars,
     .code_relocs = l->tables.code_relocs,
-    .trusted = l->boot_hit,
+    .trusted = l->boot_hit || l->hot_known,
     .skip_cold = l->cold_how != NULL && strncmp (l->cold_how, "skipped", 7) == 0,
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size

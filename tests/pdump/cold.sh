@@ -8,6 +8,8 @@
 #   - boot: the checksum at the first start of the file in this boot,
 #     skipped later while the file is unchanged; a byte changed in place
 #     or the file replaced is checked again, and refused when damaged;
+#     at the preferred base (base mode fixed) HOT's pass is skipped as
+#     well, and a HOT byte changed in place is refused;
 #     without XDG_RUNTIME_DIR, a checksum at every start;
 #   - size: no checksum; a damaged COLD byte loads as it is (what the
 #     mode gives up), a truncated image is still refused;
@@ -118,6 +120,23 @@ start boot
 ok=no
 refused && ok=yes
 verdict $ok "replaced, damaged"
+
+begin "boot at the preferred base: HOT's pass skipped too; a HOT byte changed is refused"
+cp "$T/good.pdmp" "$T/new.pdmp" && mv "$T/new.pdmp" "$T/a.pdmp"
+hot_at=`od -A n -t u8 -j 144 -N 8 "$T/good.pdmp" | tr -d ' '`
+ok=no
+if [ "$ENABLE_SANITIZERS" = yes ]; then
+  # The default preferred base lies in ASan's shadow gap (base.sh).
+  ok=yes
+elif start boot DUMPER_PDUMP_BASE=fixed && good "checksum (first this boot)" \
+     && start boot DUMPER_PDUMP_BASE=fixed && good "skipped, and HOT's pass" \
+     && [ "`stat "$T/out" pdump-image-relocs`" = 0 ] \
+     && [ "`stat "$T/out" pdump-placement`" = preferred ]; then
+  cold_at=$hot_at damage "$T/a.pdmp"
+  start boot DUMPER_PDUMP_BASE=fixed
+  [ $st -eq 86 ] && grep -q "section HOT\|HOT word" "$T/err" && ok=yes
+fi
+verdict $ok "boot, fixed"
 
 begin "boot without XDG_RUNTIME_DIR: a checksum at every start"
 cp "$T/good.pdmp" "$T/a.pdmp"
