@@ -411,6 +411,8 @@ test_base_modes (void **state)
   (void) state;
   assert_string_equal (compare_base_value (COMPARE_PDUMP), "random");
   assert_string_equal (compare_base_value (COMPARE_PDUMP_FIXED), "fixed");
+  assert_string_equal (compare_base_value (COMPARE_PDUMP_BOOT), "boot");
+  assert_string_equal (compare_mode_names[COMPARE_PDUMP_BOOT], "pdump-boot");
   assert_null (compare_base_value (COMPARE_COLD));
   assert_null (compare_base_value (COMPARE_EMBEDDED));
   assert_true (compare_base_row_p (COMPARE_PDUMP_FIXED));
@@ -518,7 +520,8 @@ test_options (void **state)
 
   /* Base modes and the memory section.  */
   assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--scale", "1,4,16", NULL), -1);
-  assert_true (o.base_rows[COMPARE_PDUMP] && o.base_rows[COMPARE_PDUMP_FIXED]);
+  assert_true (o.base_rows[COMPARE_PDUMP] && o.base_rows[COMPARE_PDUMP_FIXED]
+               && o.base_rows[COMPARE_PDUMP_BOOT]);
   assert_int_equal (o.procs, 16);
   assert_int_equal (o.memory_scale_count, 2);
   assert_int_equal (o.memory_scales[1], 4);
@@ -530,7 +533,7 @@ test_options (void **state)
   assert_int_equal (o.memory_scales[0], 4);
   assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--base-mode", "fixed", NULL),
                     -1);
-  assert_true (o.base_rows[COMPARE_PDUMP_FIXED]);
+  assert_true (o.base_rows[COMPARE_PDUMP_FIXED] && !o.base_rows[COMPARE_PDUMP_BOOT]);
   assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--base-mode", "fixed,nope",
                            NULL), usage);
   assert_int_equal (parse (&o, "--none", "n", "--unexec", "u", "--procs", "257", NULL), usage);

@@ -56,7 +56,8 @@ enum
    The `pdump' row itself is the random one (compare_base_rows[0]).
    Adding a base mode is adding one line here.  */
 #define COMPARE_BASE_ROWS(X) \
-  X (COMPARE_PDUMP_FIXED, "pdump-fixed", "fixed")
+  X (COMPARE_PDUMP_FIXED, "pdump-fixed", "fixed") \
+  X (COMPARE_PDUMP_BOOT, "pdump-boot", "boot")
 
 /* The ways a host gets its heap -- the rows of the tables.  The first
    three have a build directory of their own (--none, --unexec,

@@ -476,15 +476,15 @@ print_base_modes (FILE *out, const struct compare_results *r)
     }
   fprintf (out,
 "\nbase: the host's base mode asked for (base-env); placement: where the host\n"
-"says the image went (pdump-placement of its stats: random, preferred, or\n"
-"fallback when the mode could not apply); ok: the host reports that base mode\n"
-"and never fell back (NO: see the note under the main table; ?: the host does\n"
-"not say); p50: the median start-up; p99/p50: the tail; x unexec, x pdump: p50\n"
-"over unexec's and over pdump's (random); method (pdump-method), reloc, load:\n"
-"the loader's way in, relocation phase and whole load (medians).  Targets\n"
-"(issue 15): fixed and boot within 1.1x of unexec at scales 1 and 4; random p99\n"
-"within 2x its p50 (p99 needs --runs 50 or more to be more than the slowest\n"
-"start).\n");
+"says the image went (pdump-placement of its stats: random, preferred, boot or\n"
+"boot-cache; fallback when the mode could not apply, in any start); ok: the\n"
+"host reports that base mode and never fell back (NO: see the note under the\n"
+"main table; ?: the host does not say); p50: the median start-up; p99/p50: the\n"
+"tail; x unexec, x pdump: p50 over unexec's and over pdump's (random); method\n"
+"(pdump-method), reloc, load: the loader's way in, relocation phase and whole\n"
+"load (medians).  Targets (issue 15): fixed and boot within 1.1x of unexec at\n"
+"scales 1 and 4; random p99 within 2x its p50 (p99 needs --runs 50 or more to\n"
+"be more than the slowest start).\n");
 }
 
 /* "median (min..max)" of a figure in whole numbers, or "-".  */
