@@ -5,8 +5,9 @@
 # per-user cache of the image relocated to it.
 #
 #   - the first start relocates the image to this boot's base and writes
-#     the cache (mode 0600, stamped); later starts map it at the same
-#     base: cold digest every time;
+#     the cache (mode 0600, stamped), an image dumper-inspect --check
+#     accepts; later starts map it at the same base: cold digest every
+#     time;
 #   - the cache is not used, and a start still succeeds with the cold
 #     digest, when it is: truncated, damaged in its header, changed in
 #     place (its body: the stamp), readable by others, owned by another
@@ -85,6 +86,13 @@ boot && placed boot "boot cache .* written" && [ "`caches`" -eq 1 ] \
 base=`stat "$T/out" pdump-base`
 cache=`ls "$DIR"/*.pdmp 2>/dev/null | head -1`
 verdict $ok "first start"
+
+begin "the cache is an image: dumper-inspect --check accepts it, at the boot base"
+ok=no
+"$BUILDDIR/tools/dumper-inspect" --check "$cache" > "$T/inspect" 2>&1 \
+  && "$BUILDDIR/tools/dumper-inspect" "$cache" 2>/dev/null | grep -qi "base.*$base" && ok=yes
+[ $ok = yes ] || cat "$T/inspect"
+verdict $ok "inspect"
 
 begin "later starts: the cache at the same base, no image relocation, cold digest"
 ok=yes
