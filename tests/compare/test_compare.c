@@ -289,8 +289,10 @@ test_json_base_modes (void **state)
   assert_int_equal (t->base[COMPARE_PDUMP_FIXED].fallbacks, 2);
   assert_string_equal (t->base[COMPARE_PDUMP].placement, "random");
   assert_int_equal (t->base[COMPARE_COLD].asked[0], 0);
-  assert_true (compare_ratio (t, COMPARE_FIG_START_MS, COMPARE_PDUMP_FIXED, COMPARE_PDUMP)
-               == 0.8);
+  /* Not ==: on i386 the x87 keeps the quotient in 80 bits.  */
+  double fixed_ratio = compare_ratio (t, COMPARE_FIG_START_MS, COMPARE_PDUMP_FIXED,
+                                      COMPARE_PDUMP);
+  assert_true (fixed_ratio > 0.8 - 1e-9 && fixed_ratio < 0.8 + 1e-9);
   /* Written again, byte for byte.  */
   assert_int_equal (compare_json_write (again, &back), 0);
   char *a = compare_read_file (path, NULL), *b = compare_read_file (again, NULL);
