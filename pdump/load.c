@@ -627,6 +627,7 @@ struct load
                                    writing the cache */
   struct stat image_stat;       /* the file when it was opened */
   const char *cold_how;         /* how COLD was verified (pdump_stats) */
+  bool skip_cold;               /* COLD's checksum not computed */
   bool hot_known;               /* at the preferred base, the file checked
                                    earlier this boot: HOT's pass skipped */
   bool cold_stamp;              /* record that COLD was checked */
@@ -990,8 +991,8 @@ write_boot_cache (void *ctx, const unsigned char *hot)
 }
 
 /* How COLD is verified in this load (dumper.h, enum dumper_cold_check):
-   l->cold_how says, for pdump_stats; it starts with "skipped" when the
-   checksum is not computed.  With DUMPER_COLD_BOOT the record means the
+   l->cold_how says, for pdump_stats; l->skip_cold when the checksum is
+   not computed.  With DUMPER_COLD_BOOT the record means the
    whole image was checked (every start checks all of it or skips only
    COLD's sum on that record), so at the preferred base, where nothing
    in HOT but the executable's and code relocations is written, HOT's
@@ -1005,7 +1006,10 @@ choose_cold_check (struct load *l)
   if (l->boot_hit)
     l->cold_how = "skipped: the boot cache, checked when it was written";
   else if (req->cold_check == DUMPER_COLD_SIZE)
-    l->cold_how = "skipped: size and fingerprint only (cold check size)";
+    {
+      l->cold_how = "skipped: size and fingerprint only (cold check size)";
+      l->skip_cold = true;
+    }
   else if (req->cold_check != DUMPER_COLD_BOOT)
     l->cold_how = "checksum";
   else
@@ -1015,6 +1019,7 @@ choose_cold_check (struct load *l)
         /* The whole image was checked: at the preferred base, where HOT
            is not written, its pass is skipped too.  */
         l->hot_known = l->at_preferred && !l->place.hot_pending;
+        l->skip_cold = true;
         l->cold_how = l->hot_known
           ? "skipped, and HOT's pass: checked earlier this boot, the file "
             "unchanged"
@@ -1057,7 +1062,7 @@ verify_image (struct load *l)
     .registry = l->tables.registry, .scalars = l->tables.scalars,
     .code_relocs = l->tables.code_relocs,
     .trusted = l->boot_hit || l->hot_known,
-    .skip_cold = l->cold_how != NULL && strncmp (l->cold_how, "skipped", 7) == 0,
+    .skip_cold = l->skip_cold,
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
