@@ -10,10 +10,15 @@
    The pre-dump check (refcheck.c) needs to know which memory came from
    here, to refuse a pointer into a plain malloc block or into the
    middle of a block the same way in both back ends.  The arena knows
-   its blocks; calloc does not, so pdumper and none builds keep a table
-   of the live blocks (common/addrmap.c), only in a run that will dump, since
-   no other run needs it: the table is kept from the start of the
-   process until dumper_startup says whether this run dumps.
+   its blocks; calloc does not, so pdumper and none builds keep a set
+   of the live blocks' addresses, only in a run that will dump, since no
+   other run needs it: the set is kept from the start of the process
+   until dumper_startup says whether this run dumps.  It is a bitmap
+   (common/blockset.c, a bit per 8 bytes of heap), not a hash map: a
+   map of every block to its size cost a dumping run 16 to 40 bytes per
+   block, a third again on top of the heap, for sizes that are only
+   needed in the message about a pointer into the middle of a block,
+   which malloc_usable_size gives.
 
    Host bugs the library can see are statuses, not aborts:
    dumper_realloc of an image object, and dumper_free or dumper_realloc
@@ -25,10 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_MALLOC_USABLE_SIZE
+# include <malloc.h>
+#endif
 
 #include <dumper/pdump.h>
 
 #include "bridge.h"
+#include "common/blockset.h"
 #if DUMPER_WITH_UNEXEC
 # include "../unexec/arena.h"
 # include "../unexec/backend.h"
@@ -36,35 +45,42 @@
 
 #if DUMPER_WITH_UNEXEC
 
-static struct common_addrmap arena_blocks;
-
-static void
-note_arena_block (void *payload, size_t size, void *ctx)
-{
-  if (!common_addrmap_put (&arena_blocks, (uintptr_t) payload, size))
-    *(bool *) ctx = false;
-}
-
 void
 bridge_alloc_track (bool on)
 {
   (void) on;   /* the arena knows its blocks */
 }
 
-enum dumper_status
-bridge_alloc_blocks (struct common_addrmap **blocks,
-                     uintptr_t *managed_start, uintptr_t *managed_end)
+/* The arena's blocks, listed for a check: exact, where
+   unexec_arena_not_live only reads the header before a pointer.  */
+static struct common_blockset arena_blocks;
+static bool arena_listed;
+
+static void
+note_arena_block (void *payload, size_t size, void *ctx)
 {
-  common_addrmap_free (&arena_blocks);
+  (void) size;
+  bool added;
+  if (!common_blockset_add (&arena_blocks, (uintptr_t) payload, &added))
+    *(bool *) ctx = false;
+}
+
+enum dumper_status
+bridge_alloc_blocks (uintptr_t *managed_start, uintptr_t *managed_end)
+{
+  bridge_alloc_blocks_release ();
   bool ok = true;
   unexec_arena_each_block (note_arena_block, &ok);
   if (!ok)
-    return bridge_fail (DUMPER_E_NOMEM, "out of memory listing the arena's "
-                        "blocks");
+    {
+      bridge_alloc_blocks_release ();
+      return bridge_fail (DUMPER_E_NOMEM, "out of memory listing the arena's "
+                          "blocks");
+    }
+  arena_listed = true;
   void *base;
   size_t used, capacity;
   unexec_arena_bounds (&base, &used, &capacity);
-  *blocks = &arena_blocks;
   *managed_start = (uintptr_t) base;
   *managed_end = (uintptr_t) base + capacity;
   return DUMPER_OK;
@@ -73,13 +89,47 @@ bridge_alloc_blocks (struct common_addrmap **blocks,
 void
 bridge_alloc_blocks_release (void)
 {
-  common_addrmap_free (&arena_blocks);
+  common_blockset_free (&arena_blocks);
+  arena_listed = false;
+}
+
+struct containing
+{
+  uintptr_t address, start;
+  size_t size;
+  bool found;
+};
+
+static void
+note_containing (void *payload, size_t size, void *ctx)
+{
+  struct containing *c = ctx;
+  uintptr_t start = (uintptr_t) payload;
+  if (c->address >= start && c->address - start < size)
+    {
+      c->start = start;
+      c->size = size;
+      c->found = true;
+    }
+}
+
+bool
+bridge_alloc_block_containing (uintptr_t address, uintptr_t *start,
+                               size_t *size)
+{
+  struct containing c = { .address = address };
+  unexec_arena_each_block (note_containing, &c);
+  *start = c.start;
+  *size = c.size;
+  return c.found;
 }
 
 bool
 bridge_alloc_block_p (uintptr_t address, void *data)
 {
   (void) data;
+  if (arena_listed)
+    return common_blockset_has (&arena_blocks, address);
   return unexec_arena_not_live ((const void *) address) == NULL;
 }
 
@@ -127,15 +177,17 @@ realloc_block (void *ptr, size_t size)
 
 /* The live blocks of a dumping run (see above).  */
 static bool tracking = true;
-static struct common_addrmap live_blocks;
-/* An allocation failed to enter the table: the check cannot trust it.  */
+static struct common_blockset live_blocks;
+/* An allocation failed to enter the set (memory ran out, or calloc
+   gave an address that is not a multiple of 8): the check cannot trust
+   it.  */
 static bool tracking_lost;
 
 static void
-track (void *p, size_t size)
+track (void *p)
 {
-  if (tracking && !common_addrmap_put (&live_blocks, (uintptr_t) p,
-                                        size ? size : 1))
+  bool added;
+  if (tracking && !common_blockset_add (&live_blocks, (uintptr_t) p, &added))
     tracking_lost = true;
 }
 
@@ -144,17 +196,15 @@ bridge_alloc_track (bool on)
 {
   tracking = on;
   if (!on)
-    common_addrmap_free (&live_blocks);
+    common_blockset_free (&live_blocks);
 }
 
 enum dumper_status
-bridge_alloc_blocks (struct common_addrmap **blocks,
-                     uintptr_t *managed_start, uintptr_t *managed_end)
+bridge_alloc_blocks (uintptr_t *managed_start, uintptr_t *managed_end)
 {
   if (!tracking || tracking_lost)
     return bridge_fail (DUMPER_E_NOMEM, "the table of dumper_alloc blocks "
                         "is incomplete (out of memory while allocating)");
-  *blocks = &live_blocks;
   *managed_start = *managed_end = 0;
   return DUMPER_OK;
 }
@@ -168,17 +218,37 @@ bool
 bridge_alloc_block_p (uintptr_t address, void *data)
 {
   (void) data;
-  return tracking && common_addrmap_get (&live_blocks, address) != NULL;
+  return tracking && common_blockset_has (&live_blocks, address);
 }
+
+bool
+bridge_alloc_block_containing (uintptr_t address, uintptr_t *start,
+                               size_t *size)
+{
+#ifdef HAVE_MALLOC_USABLE_SIZE
+  if (tracking && common_blockset_floor (&live_blocks, address, start))
+    {
+      *size = malloc_usable_size ((void *) *start);
+      return address - *start < *size;
+    }
+#else
+  (void) address, (void) start, (void) size;
+#endif
+  return false;
+}
+
+/* Blocks are at least 8 bytes, so calloc's result is 8-aligned (C17:
+   aligned for any type of that size) and fits the set's grain.  */
+#define MIN_BLOCK 8
 
 void *
 dumper_alloc (size_t size)
 {
-  void *p = calloc (1, size ? size : 1);
+  void *p = calloc (1, size < MIN_BLOCK ? MIN_BLOCK : size);
   if (!p)
     bridge_fail (DUMPER_E_NOMEM, "cannot allocate %zu bytes", size);
   else
-    track (p, size);
+    track (p);
   return p;
 }
 
@@ -188,7 +258,7 @@ dumper_free (void *ptr)
   if (ptr == NULL || pdump_object_p (ptr))
     return DUMPER_OK;
   if (tracking && !tracking_lost
-      && !common_addrmap_remove (&live_blocks, (uintptr_t) ptr))
+      && !common_blockset_remove (&live_blocks, (uintptr_t) ptr))
     return bridge_fail (DUMPER_E_STATE, "dumper_free(%p): the pointer is not "
                         "a live block of dumper_alloc (freed twice?); nothing "
                         "was freed", ptr);
@@ -200,22 +270,22 @@ static void *
 realloc_block (void *ptr, size_t size)
 {
   if (ptr && tracking && !tracking_lost
-      && !common_addrmap_get (&live_blocks, (uintptr_t) ptr))
+      && !common_blockset_has (&live_blocks, (uintptr_t) ptr))
     {
       bridge_fail (DUMPER_E_STATE, "dumper_realloc(%p): the pointer is not a "
                    "live block of dumper_alloc (freed already?)", ptr);
       return NULL;
     }
   uintptr_t old = (uintptr_t) ptr;   /* the key, once ptr is freed */
-  void *p = realloc (ptr, size ? size : 1);
+  void *p = realloc (ptr, size < MIN_BLOCK ? MIN_BLOCK : size);
   if (!p)
     {
       bridge_fail (DUMPER_E_NOMEM, "cannot allocate %zu bytes", size);
       return NULL;
     }
   if (tracking && old)
-    common_addrmap_remove (&live_blocks, old);
-  track (p, size);
+    common_blockset_remove (&live_blocks, old);
+  track (p);
   return p;
 }
 

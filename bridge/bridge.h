@@ -17,7 +17,6 @@
 
 #include <dumper/dumper.h>
 
-#include "common/addrmap.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors (error.c).  */
@@ -184,14 +183,6 @@ struct dumper_start_info *bridge_start_info_mut (void);
 bool bridge_startup_swap_started (bool value);
 
 /* ------------------------------------------------------------------ */
-/* Tables of dumper_alloc blocks: common/addrmap maps from a block's
-   start to its size.  The check before a dump marks a block it has
-   visited by setting BRIDGE_BLOCK_SEEN in the value (and clears it at
-   the end).  */
-
-#define BRIDGE_BLOCK_SEEN ((uint64_t) 1 << 63)
-
-/* ------------------------------------------------------------------ */
 /* The check before a dump (refcheck.c), common to both back ends.  */
 
 /* Walk everything the registry reaches through the heap description
@@ -210,11 +201,13 @@ enum dumper_status bridge_check_references (const struct dumper_heap *heap);
    dumping run; other runs drop the table.  */
 void bridge_alloc_track (bool track);
 
-/* The live blocks of dumper_alloc, filled for a check: in unexec
-   builds from the arena, otherwise the tracked table.  The map is the
-   allocator's; do not free it.  */
-enum dumper_status bridge_alloc_blocks (struct common_addrmap **blocks,
-                                        uintptr_t *managed_start,
+/* Ready the live blocks of dumper_alloc for a check: in unexec builds
+   listed from the arena (exactly; outside a check bridge_alloc_block_p
+   reads the header before a pointer), and [*MANAGED_START,
+   *MANAGED_END) is the arena; otherwise the set tracked since the start
+   of a dumping run (a failure when an allocation could not enter it),
+   and the range is empty.  */
+enum dumper_status bridge_alloc_blocks (uintptr_t *managed_start,
                                         uintptr_t *managed_end);
 /* True when ADDRESS is the start of a live dumper_alloc block (as far
    as bridge_alloc_blocks knows; false outside a dumping run of a
@@ -224,6 +217,12 @@ bool bridge_alloc_block_p (uintptr_t address, void *data);
 /* Done with the blocks of bridge_alloc_blocks (unexec: the list built
    for the check is freed, so the dumped data does not carry it).  */
 void bridge_alloc_blocks_release (void);
+
+/* The live block whose bytes hold ADDRESS: its start and size (the
+   arena's exact size; with malloc, the usable size malloc reports).
+   False when there is none.  Slow: for error messages.  */
+bool bridge_alloc_block_containing (uintptr_t address, uintptr_t *start,
+                                    size_t *size);
 
 /* The bridge's own bookkeeping memory; from the arena in unexec builds
    (so a dumped executable keeps it), otherwise malloc.  */

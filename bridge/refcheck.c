@@ -40,6 +40,7 @@
 #include <dumper/pdump.h>
 
 #include "bridge.h"
+#include "common/blockset.h"
 #include "common/maps.h"
 
 struct refcheck_item
@@ -56,10 +57,10 @@ struct refcheck
   uintptr_t managed_start, managed_end;   /* unexec: the arena */
   struct bridge_exe_span exe;
   const struct dumper_decl *decls;        /* the declaration table */
-  /* Visited objects: a live block is marked in BLOCKS itself
-     (BRIDGE_BLOCK_SEEN, cleared at the end); image objects, which are
-     no block, here.  */
-  struct common_addrmap *blocks;
+  /* Visited objects: live blocks in a bitmap set (a bit per 8 bytes of
+     heap, however many blocks), image objects, which are no block,
+     in a map.  */
+  struct common_blockset visited_blocks;
   struct common_addrmap visited_image;
   struct refcheck_item *stack;
   size_t stack_size, stack_capacity;
@@ -108,23 +109,30 @@ push (struct refcheck *c, const void *obj, int type)
   return true;
 }
 
-/* Queue the object at ADDRESS of TYPE unless it was seen.  BLOCK is its
-   live block, or NULL for an object of a loaded image.  */
+/* Queue the object at ADDRESS of TYPE unless it was seen.  BLOCK says
+   whether it is a live block, else an object of a loaded image.  */
 static void
 follow (struct refcheck *c, uintptr_t address, int type,
-        uint64_t *block, const void *field)
+        bool block, const void *field)
 {
   if (type < 0 || type >= c->heap->type_count)
     return;   /* a bad type is the pdump writer's to report */
+  bool added;
   if (block)
     {
-      if (*block & BRIDGE_BLOCK_SEEN)
+      /* A live block's address is a multiple of the grain, so only
+         memory can fail here.  */
+      if (!common_blockset_add (&c->visited_blocks, address, &added))
+        {
+          refuse (c, DUMPER_E_NOMEM, field,
+                  "out of memory for the check's set of visited objects");
+          return;
+        }
+      if (!added)
         return;
-      *block |= BRIDGE_BLOCK_SEEN;
     }
   else
     {
-      bool added;
       if (!common_addrmap_insert (&c->visited_image, address, &added))
         {
           refuse (c, DUMPER_E_NOMEM, field,
@@ -136,36 +144,6 @@ follow (struct refcheck *c, uintptr_t address, int type,
     }
   if (!push (c, (const void *) address, type))
     refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
-}
-
-/* The block of BLOCKS whose [start, start + size) holds ADDRESS.  A
-   linear scan: only on the way to an error message.  */
-static bool
-block_containing (const struct common_addrmap *blocks, uintptr_t address,
-                  uintptr_t *start, uint64_t *size)
-{
-  size_t cursor = 0;
-  uintptr_t key;
-  uint64_t *value;
-  while (common_addrmap_next (blocks, &cursor, &key, &value))
-    if (address >= key && address - key < (*value & ~BRIDGE_BLOCK_SEEN))
-      {
-        *start = key;
-        *size = *value & ~BRIDGE_BLOCK_SEEN;
-        return true;
-      }
-  return false;
-}
-
-/* Unmark every block the walk visited.  */
-static void
-clear_seen (struct common_addrmap *blocks)
-{
-  size_t cursor = 0;
-  uintptr_t key;
-  uint64_t *value;
-  while (common_addrmap_next (blocks, &cursor, &key, &value))
-    *value &= ~BRIDGE_BLOCK_SEEN;
 }
 
 /* Name the mapping that holds ADDRESS, from /proc/self/maps (only on
@@ -235,18 +213,18 @@ check_exe_object (struct refcheck *c, uintptr_t address, int type,
 
 /* Check the target ADDRESS of the field at FIELD, described as WHAT
    ("the word 0x..."), of TYPE (NO_TYPE for a byte block): true when it
-   may be followed as an object, with *BLOCK its live block (NULL in a
-   loaded image).  */
+   may be followed as an object, with *BLOCK whether it is a live block
+   (else it lies in a loaded image).  */
 #define NO_TYPE (-1000)
 static bool
 target_ok (struct refcheck *c, uintptr_t address, int type, const char *what,
-           const void *field, uint64_t **block)
+           const void *field, bool *block)
 {
   char problem[512];
-  *block = NULL;
+  *block = false;
   if (pdump_object_p ((const void *) address))
     return true;
-  *block = common_addrmap_get (c->blocks, address);
+  *block = bridge_alloc_block_p (address, NULL);
   if (*block)
     return true;
   bool managed = address >= c->managed_start && address < c->managed_end;
@@ -259,11 +237,11 @@ target_ok (struct refcheck *c, uintptr_t address, int type, const char *what,
     }
   /* Only errors remain: the linear search below is paid once.  */
   uintptr_t start;
-  uint64_t size;
-  if (block_containing (c->blocks, address, &start, &size))
+  size_t size;
+  if (bridge_alloc_block_containing (address, &start, &size))
     {
       snprintf (problem, sizeof problem, "%s points %" PRIuPTR " bytes into "
-                "the %" PRIu64 "-byte dumper_alloc block at %p, not to its start; "
+                "the %zu-byte dumper_alloc block at %p, not to its start; "
                 "a pointer must point to the start of an object (an image "
                 "would turn the alias into a copy)", what, address - start,
                 size, (void *) start);
@@ -331,7 +309,7 @@ check_word (struct refcheck *c, uintptr_t value, const void *field)
   char what[96];
   snprintf (what, sizeof what, "the word 0x%" PRIxPTR " (tag %" PRIuPTR ")",
             value, tag);
-  uint64_t *block;
+  bool block;
   if (!target_ok (c, address, type, what, field, &block))
     return;
   if (type == DUMPER_TAG_BY_HEADER)
@@ -346,7 +324,7 @@ check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
     return;
   char what[96];
   snprintf (what, sizeof what, "the pointer 0x%" PRIxPTR, value);
-  uint64_t *block;
+  bool block;
   if (target_ok (c, value, type, what, field, &block))
     follow (c, value, type, block, field);
 }
@@ -376,7 +354,7 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
     return;
   char what[96];
   snprintf (what, sizeof what, "the byte block pointer %p", *field);
-  uint64_t *block;
+  bool block;
   target_ok (c, (uintptr_t) *field, NO_TYPE, what, field, &block);
 }
 
@@ -449,8 +427,7 @@ bridge_check_references (const struct dumper_heap *heap)
   if (st != DUMPER_OK)
     return st;
   c.decls = decls;
-  st = bridge_alloc_blocks (&c.blocks, &c.managed_start,
-                            &c.managed_end);
+  st = bridge_alloc_blocks (&c.managed_start, &c.managed_end);
   if (st != DUMPER_OK)
     return st;
   bridge_exe_span (&c.exe);
@@ -469,7 +446,7 @@ bridge_check_references (const struct dumper_heap *heap)
                    (int) decls[e->decl].type, e->addr);
       drain (&c);
     }
-  clear_seen (c.blocks);
+  common_blockset_free (&c.visited_blocks);
   common_addrmap_free (&c.visited_image);
   free (c.stack);
   free (c.reported);

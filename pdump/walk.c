@@ -432,8 +432,22 @@ cold_flush (struct pdump_walk *w)
       return false;
     }
   XXH3_64bits_update (w->cold_hash, w->cold.data, used);
-  memset (w->cold.data, 0, used);   /* padding of what comes next */
   w->cold_base = w->cold.size;
+  if (w->cold.capacity > 2 * COLD_WINDOW)
+    {
+      /* A big object grew the window: give its pages back (the walk's
+         memory peaks at its end).  New pages are zero.  */
+      unsigned char *data = common_zrealloc (w->cold.data, w->cold.capacity,
+                                             COLD_WINDOW, false);
+      if (data != NULL)
+        {
+          memset (data, 0, COLD_WINDOW);   /* padding of what comes next */
+          w->cold.data = data;
+          w->cold.capacity = COLD_WINDOW;
+          return true;
+        }
+    }
+  memset (w->cold.data, 0, used);   /* padding of what comes next */
   return true;
 }
 
@@ -1291,7 +1305,7 @@ lint_object (struct pdump_walk *w, uint32_t index, uint32_t type,
    HOT_WINDOW_MAX; an object traced below the window is copied to a
    scratch buffer and written to its place on its own.  Bytes not yet
    traced go out as zeros and are overwritten then.  */
-#define HOT_WINDOW_MAX ((uint64_t) 2 << 20)
+#define HOT_WINDOW_MAX ((uint64_t) 3 << 19)
 #define HOT_WINDOW_KEEP ((uint64_t) 512 << 10)
 
 /* Write HOT's bytes [hot_base, END) to the file and drop them from the
@@ -1317,13 +1331,19 @@ hot_flush (struct pdump_walk *w, uint64_t end)
   return true;
 }
 
+/* The copy of an object traced below the window is kept for the next
+   one up to this size, and freed when larger (scale 1 of dlisp has a
+   1.2 MiB vector among them).  */
+#define LATE_KEEP ((size_t) 64 << 10)
+
 /* Make room for the copy of ITEM when the window has passed it.  */
 static bool
 hot_late (struct pdump_walk *w, const struct pdump_work *item)
 {
   if (item->size > w->late_capacity)
     {
-      unsigned char *late = realloc (w->late, item->size);
+      unsigned char *late = common_zrealloc (w->late, w->late_capacity,
+                                             item->size, false);
       if (late == NULL)
         {
           fail (w, DUMPER_E_NOMEM, "out of memory for a %" PRIu64
@@ -1378,6 +1398,14 @@ drain (struct pdump_walk *w)
             fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
                   "%s: cannot write the image: %s", w->output, strerror (err));
           w->late_count++;
+          if (w->late_capacity > LATE_KEEP)
+            {
+              /* A big object's copy goes now, not at the end of the
+                 walk, where the dumping run's memory peaks.  */
+              common_zfree (w->late, w->late_capacity);
+              w->late = NULL;
+              w->late_capacity = 0;
+            }
         }
       w->current_late = false;
     }
@@ -1639,6 +1667,9 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
     hot_flush (w, w->hot.bytes.size);
   if (w->status == DUMPER_OK && w->cold_fd >= 0 && cold_flush (w))
     w->cold_checksum = XXH3_64bits_digest (w->cold_hash);
+  /* The layout needs no lookups by address: the map goes before it
+     allocates.  */
+  common_addrmap_free (&w->visited);
   return w->status;
 }
 
@@ -1660,7 +1691,7 @@ pdump_walk_free (struct pdump_walk *w)
 {
   area_free (&w->hot);
   area_free (&w->group);
-  free (w->late);
+  common_zfree (w->late, w->late_capacity);
   buf_free (&w->cold);
   XXH3_freeState (w->cold_hash);
   free (w->code_targets);

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* common/blockset.h: a set of block start addresses, one bit per
+   COMMON_BLOCKSET_GRAIN bytes of address space (blockset.c).
+
+   For sets of heap blocks, where a hash map would cost 16 bytes or more
+   per block: the bridge's table of live dumper_alloc blocks in a
+   dumping run (hundreds of thousands of blocks, kept from the start of
+   the run) and the pre-dump check's set of blocks it has visited.  The
+   bits live in chunks of COMMON_BLOCKSET_CHUNK bytes of address space,
+   each a 4 KiB bitmap made on first use and found through a small
+   common/addrmap.c index; a heap of N bytes costs about N / 64 bytes,
+   however many blocks it holds.
+
+   Only addresses that are multiples of the grain can be members.  A
+   zero-initialised set is an empty set.  */
+
+#ifndef DUMPER_COMMON_BLOCKSET_H
+#define DUMPER_COMMON_BLOCKSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrmap.h"
+
+#define COMMON_BLOCKSET_GRAIN 8
+#define COMMON_BLOCKSET_CHUNK_SHIFT 18   /* 256 KiB of addresses a chunk */
+
+struct common_blockset
+{
+  struct common_addrmap chunks;   /* chunk number + 1 -> its bitmap */
+  size_t count;                   /* members */
+};
+
+/* Make ADDRESS a member; *ADDED says whether it was not one before.
+   False when ADDRESS is not a multiple of the grain (or is 0) or when
+   memory runs out (the set is then unchanged).  */
+bool common_blockset_add (struct common_blockset *set, uintptr_t address,
+                          bool *added);
+
+/* Whether ADDRESS is a member.  */
+bool common_blockset_has (const struct common_blockset *set,
+                          uintptr_t address);
+
+/* Remove ADDRESS; false when it was not a member.  */
+bool common_blockset_remove (struct common_blockset *set, uintptr_t address);
+
+/* The greatest member at or below ADDRESS, in *MEMBER; false when there
+   is none.  Visits every chunk: for error paths, not for lookups.  */
+bool common_blockset_floor (const struct common_blockset *set,
+                            uintptr_t address, uintptr_t *member);
+
+/* Bytes the set holds now (bitmaps and index), for callers that
+   budget memory.  */
+size_t common_blockset_bytes (const struct common_blockset *set);
+
+/* Empty SET and free its memory; it can be used again.  */
+void common_blockset_free (struct common_blockset *set);
+
+#endif
