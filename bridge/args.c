@@ -108,8 +108,8 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
           const char *value = strchr (arg, '=') + 1;
           if (*value == '\0')
             return bridge_fail (DUMPER_E_USAGE, "%s", compress
-                                ? "--compress needs a value: none, lz4, zstd "
-                                  "or zstd:LEVEL"
+                                ? "--compress needs a value: none, lz4, "
+                                  "lz4:LEVEL, zstd or zstd:LEVEL"
                                 : "--image-base needs an address, e.g. "
                                   "--image-base=0x4000000000");
           *(compress ? &parsed.compress : &parsed.image_base) = value;

@@ -113,8 +113,8 @@ enum dumper_status pdump_load (const struct pdump_load_request *req,
    it and must have freed the entries pdump_load returned).  */
 void pdump_unload (void);
 
-/* Parse a compression specification, "none", "lz4", "zstd" or
-   "zstd:LEVEL", into *CODEC (enum pdump_codec) and *LEVEL (0 = the
+/* Parse a compression specification, "none", "lz4", "lz4:LEVEL", "zstd"
+   or "zstd:LEVEL", into *CODEC (enum pdump_codec) and *LEVEL (0 = the
    codec's default).  False, with a message in DETAIL, for a bad
    specification or a codec this build lacks.  */
 bool pdump_codec_parse (const char *spec, unsigned *codec, int *level,

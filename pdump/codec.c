@@ -6,7 +6,14 @@
    the section's final place, and can interleave decompression with
    hashing and relocation.  The codecs are optional at build time
    (HAVE_LZ4, HAVE_ZSTD from configure); without one, images that use it
-   are refused with a message naming the missing library.  */
+   are refused with a message naming the missing library.
+
+   LZ4 levels follow the lz4 command line: 1 and 2 are LZ4's fast
+   compressor, 3 to 12 LZ4HC, which writes the same block format (the
+   loader cannot tell them apart) with fewer, longer matches: smaller
+   frames that also decompress faster, which is what a warm start of a
+   compressed image spends most of its extra time on (doc/format.md,
+   "Compressed sections").  */
 
 #include <config.h>
 
@@ -18,6 +25,7 @@
 
 #ifdef HAVE_LZ4
 # include <lz4.h>
+# include <lz4hc.h>
 #endif
 #ifdef HAVE_ZSTD
 # include <zstd.h>
@@ -25,6 +33,7 @@
 
 #include "backend.h"
 #include "codec.h"
+#include "hash.h"
 
 const char *
 pdump_codec_name (unsigned codec)
@@ -76,7 +85,7 @@ pdump_codec_parse (const char *spec, unsigned *codec, int *level,
   else
     {
       snprintf (detail, detail_size, "unknown compression `%s'; valid: none, "
-                "lz4, zstd, zstd:LEVEL", spec);
+                "lz4, lz4:LEVEL, zstd, zstd:LEVEL", spec);
       return false;
     }
   if (colon)
@@ -84,11 +93,13 @@ pdump_codec_parse (const char *spec, unsigned *codec, int *level,
       char *end;
       errno = 0;
       long v = strtol (colon + 1, &end, 10);
-      if (*codec != PDUMP_CODEC_ZSTD || errno || end == colon + 1 || *end
-          || v < 1 || v > 22)
+      long max = *codec == PDUMP_CODEC_ZSTD ? 22
+                 : *codec == PDUMP_CODEC_LZ4 ? PDUMP_LZ4_LEVEL_MAX : 0;
+      if (max == 0 || errno || end == colon + 1 || *end || v < 1 || v > max)
         {
-          snprintf (detail, detail_size, "bad compression `%s': only zstd "
-                    "takes a level, from 1 to 22", spec);
+          snprintf (detail, detail_size, "bad compression `%s': lz4 takes a "
+                    "level from 1 to %d, zstd from 1 to 22, none no level",
+                    spec, PDUMP_LZ4_LEVEL_MAX);
           return false;
         }
       *level = (int) v;
@@ -142,6 +153,21 @@ pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
                               level ? level : ZSTD_CLEVEL_DEFAULT);
     }
 #endif
+#ifdef HAVE_LZ4
+  /* One LZ4HC state for all frames (LZ4_compress_HC would allocate one
+     per call); each frame is still compressed on its own.  */
+  int lz4_level = level ? level : PDUMP_LZ4_LEVEL_DEFAULT;
+  void *lz4hc = NULL;
+  if (codec == PDUMP_CODEC_LZ4 && lz4_level >= LZ4HC_CLEVEL_MIN)
+    {
+      lz4hc = malloc ((size_t) LZ4_sizeofStateHC ());
+      if (lz4hc == NULL)
+        {
+          free (buf);
+          return DUMPER_E_NOMEM;
+        }
+    }
+#endif
   (void) level;
   uint64_t at = table;
   bool ok = true;
@@ -158,9 +184,12 @@ pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
 #ifdef HAVE_LZ4
         case PDUMP_CODEC_LZ4:
           {
-            int r = LZ4_compress_default ((const char *) src + start,
-                                          (char *) buf + at, (int) length,
-                                          (int) room);
+            const char *from = (const char *) src + start;
+            char *to = (char *) buf + at;
+            int r = lz4hc
+              ? LZ4_compress_HC_extStateHC (lz4hc, from, to, (int) length,
+                                            (int) room, lz4_level)
+              : LZ4_compress_default (from, to, (int) length, (int) room);
             ok = r > 0;
             n = ok ? (size_t) r : 0;
             break;
@@ -181,6 +210,9 @@ pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
     }
 #ifdef HAVE_ZSTD
   ZSTD_freeCCtx (cctx);
+#endif
+#ifdef HAVE_LZ4
+  free (lz4hc);
 #endif
   if (!ok)
     {
@@ -387,6 +419,42 @@ pdump_unpack_section (const struct pdump_view *view, enum pdump_section_kind kin
                                               path, detail, detail_size);
   if (st == DUMPER_OK)
     st = pdump_unpack_until (&u, dest, view->sections[kind].size);
+  pdump_unpack_end (&u);
+  return st;
+}
+
+enum dumper_status
+pdump_unpack_section_checked (const struct pdump_view *view,
+                              enum pdump_section_kind kind, unsigned char *dest,
+                              pdump_read_fn read, void *read_ctx,
+                              const char *path, char *detail,
+                              size_t detail_size)
+{
+  const struct pdump_section *s = &view->sections[kind];
+  struct pdump_unpack u;
+  enum dumper_status st = pdump_unpack_begin (&u, view, kind, read, read_ctx,
+                                              path, detail, detail_size);
+  XXH3_state_t *state = st == DUMPER_OK ? XXH3_createState () : NULL;
+  if (st == DUMPER_OK && state == NULL)
+    st = pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
+                           "out of memory");
+  if (state != NULL)
+    XXH3_64bits_reset (state);
+  /* Frame by frame: each is hashed just after it is placed, while its
+     bytes are still in cache, instead of in a second pass over the
+     section (pdump_check_section_sum) once all of it is.  */
+  for (uint64_t at = 0; at < s->size && st == DUMPER_OK; at += u.frame_size)
+    {
+      uint64_t length = s->size - at < u.frame_size ? s->size - at
+                                                    : u.frame_size;
+      st = pdump_unpack_until (&u, dest, at + length);
+      if (st == DUMPER_OK)
+        XXH3_64bits_update (state, dest + at, (size_t) length);
+    }
+  if (st == DUMPER_OK && XXH3_64bits_digest (state) != s->checksum)
+    /* The (rare) failure: the one message for it, from a second pass.  */
+    st = pdump_check_section_sum (view, kind, dest, path, detail, detail_size);
+  XXH3_freeState (state);
   pdump_unpack_end (&u);
   return st;
 }

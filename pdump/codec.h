@@ -23,6 +23,11 @@
 #include "check.h"
 #include "format.h"
 
+/* LZ4 levels (pdump_codec_parse): 1-2 LZ4's fast compressor, 3-12
+   LZ4HC; plain "lz4" is PDUMP_LZ4_LEVEL_DEFAULT.  */
+#define PDUMP_LZ4_LEVEL_MAX 12
+#define PDUMP_LZ4_LEVEL_DEFAULT 3
+
 /* "none", "lz4", "zstd", or "?".  */
 const char *pdump_codec_name (unsigned codec);
 
@@ -99,5 +104,19 @@ enum dumper_status pdump_unpack_section (const struct pdump_view *view,
                                          pdump_read_fn read, void *read_ctx,
                                          const char *path, char *detail,
                                          size_t detail_size);
+
+/* pdump_unpack_section, and the section's checksum (XXH3-64 of the
+   uncompressed bytes, format.h) checked frame by frame as the bytes are
+   placed: a mismatch is DUMPER_E_IMAGE_CORRUPT with the message of
+   pdump_check_section_sum.  The loader's COLD: the checksum then costs
+   no second pass over memory.  */
+enum dumper_status pdump_unpack_section_checked (const struct pdump_view *view,
+                                                 enum pdump_section_kind kind,
+                                                 unsigned char *dest,
+                                                 pdump_read_fn read,
+                                                 void *read_ctx,
+                                                 const char *path,
+                                                 char *detail,
+                                                 size_t detail_size);
 
 #endif /* DUMPER_PDUMP_CODEC_H */

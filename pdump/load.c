@@ -116,6 +116,8 @@ struct placement
   uint64_t origin;            /* file offset of the image (embedded) */
   uint64_t hot_offset;
   struct pdump_unpack *hot_unpack;   /* compressed HOT, else NULL */
+  bool cold_summed;           /* COLD's checksum checked while it was
+                                 decompressed */
   char hot_detail[512];       /* its failure, which relocate would mask */
 };
 
@@ -395,7 +397,10 @@ read_stored (void *ctx, void *buf, size_t size, uint64_t offset)
    only by the structural pass: they are left undecompressed (zero)
    otherwise.  All of the image is private memory written once, so all
    of it is advised for huge pages: a fault per 2 MiB instead of per
-   4 KiB page (COLD cannot stay shared with the page cache anyway).  */
+   4 KiB page (COLD cannot stay shared with the page cache anyway).
+   COLD's checksum is checked frame by frame as it is decompressed,
+   while the bytes are in cache, unless the COLD check is `size' (which
+   skips it); verify then does not read COLD again (cold_summed).  */
 static bool
 place_unpack (struct placement *p, const struct pdump_view *view,
               struct pdump_unpack *hot_unpack,
@@ -430,12 +435,14 @@ place_unpack (struct placement *p, const struct pdump_view *view,
   p->region = region;
   p->region_size = region_size;
   p->method = PDUMP_LOAD_UNPACK;
+  p->cold_summed = req->cold_check != DUMPER_COLD_SIZE;
   for (unsigned k = PDUMP_SECTION_COLD; k <= PDUMP_SECTION_KIND_MAX && *st == DUMPER_OK; k++)
     if (k != PDUMP_SECTION_TYPES
         && (k != PDUMP_SECTION_OBJECTS || req->verify_heap != NULL))
-      *st = pdump_unpack_section (view, k, base + view->sections[k].offset,
-                                  read_stored, p, req->path, req->detail,
-                                  req->detail_size);
+      *st = (k == PDUMP_SECTION_COLD && p->cold_summed
+             ? pdump_unpack_section_checked : pdump_unpack_section)
+        (view, k, base + view->sections[k].offset, read_stored, p, req->path,
+         req->detail, req->detail_size);
   if (*st == DUMPER_OK)
     *st = pdump_unpack_begin (hot_unpack, view, PDUMP_SECTION_HOT, read_stored,
                               p, req->path, p->hot_detail, sizeof p->hot_detail);
@@ -1037,6 +1044,15 @@ choose_cold_check (struct load *l)
           l->cold_how = how;
         }
       }
+  if (l->place.cold_summed && !l->skip_cold)
+    {
+      /* Checked already (place_unpack): the same checksum, done while
+         decompressing.  */
+      static char how[sizeof l->boot.reason + 96];
+      snprintf (how, sizeof how, "%s, while decompressing", l->cold_how);
+      l->cold_how = how;
+      l->skip_cold = true;
+    }
 }
 
 /* Step: checksums, relocation (code pointers included), registry and,

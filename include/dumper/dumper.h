@@ -164,7 +164,9 @@ enum dumper_status dumper_describe_heap (const struct dumper_heap *heap);
 enum dumper_status dumper_startup (int *argc, char ***argv);
 
 /* Compress the images dumper_dump writes: SPEC is "none" (the default),
-   "lz4", "zstd" or "zstd:LEVEL" (1..22; "zstd" is level 3), the same
+   "lz4", "lz4:LEVEL" (1..12: 1-2 LZ4's fast compressor, 3-12 LZ4HC;
+   "lz4" is level 3), "zstd" or "zstd:LEVEL" (1..22; "zstd" is level
+   3), the same
    as the bridge option --compress=SPEC.  Each section is stored in
    independent 1 MiB frames (doc/format.md); the loader reads compressed
    and plain images alike.  Returns DUMPER_OK, DUMPER_E_USAGE for a bad
