@@ -121,8 +121,41 @@ struct placement
   char hot_detail[512];       /* its failure, which relocate would mask */
 };
 
+/* The size of a transparent huge page, the kernel's PMD mapping: 2 MiB
+   with 4 KiB pages, 32 MiB with 16 KiB and 512 MiB with 64 KiB
+   (aarch64).  From /sys/kernel/mm/transparent_hugepage/hpage_pmd_size,
+   read once; 2 MiB where it cannot be read (a kernel without THP, which
+   then gives none anyway).  */
+static size_t
+huge_page_size (void)
+{
+  static size_t size;
+  if (size == 0)
+    {
+      size_t found = (size_t) 2 << 20;
+      char text[32];
+      int fd = open ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+                     O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          ssize_t n = read (fd, text, sizeof text - 1);
+          close (fd);
+          text[n > 0 ? n : 0] = '\0';
+          char *end;
+          unsigned long long v = strtoull (text, &end, 10);
+          long page = sysconf (_SC_PAGESIZE);
+          /* A power of two, a multiple of the page, at most 1 GiB.  */
+          if (end != text && v >= (unsigned long long) (page > 0 ? page : 4096)
+              && v <= (1ull << 30) && (v & (v - 1)) == 0)
+            found = (size_t) v;
+        }
+      size = found;
+    }
+  return size;
+}
+
 /* HOT gets huge pages when it is aligned to them.  */
-#define HUGE_PAGE (2u << 20)
+#define HUGE_PAGE huge_page_size ()
 
 static enum pdump_load_method
 choose_method (const struct pdump_view *view, uint64_t origin)
@@ -231,12 +264,19 @@ thp_setting (const char *name, char *word, size_t size)
     }
 }
 
-/* Free 2 MiB blocks the page allocator holds right now (/proc/buddyinfo:
-   per zone, free blocks of each order; order 9 is 2 MiB with 4 KiB
-   pages), or -1 when it cannot be read.  */
+/* Free huge-page-sized blocks the page allocator holds right now
+   (/proc/buddyinfo: per zone, free blocks of each order; a huge page is
+   order 9 with 4 KiB pages and 2 MiB huge pages, order 11 with 16 KiB
+   and 32 MiB, 13 with 64 KiB and 512 MiB, often past the orders listed:
+   then none), or -1 when it cannot be read.  */
 static long
 free_huge_blocks (void)
 {
+  long page = sysconf (_SC_PAGESIZE);
+  int huge_order = 0;
+  while (page > 0 && ((size_t) page << huge_order) < HUGE_PAGE
+         && huge_order < 30)
+    huge_order++;
   char text[2048];
   int fd = open ("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -259,14 +299,14 @@ free_huge_blocks (void)
         counts++;
       while (*counts && *counts != ' ')   /* the zone's name */
         counts++;
-      for (int order = 0; order <= 10; order++)
+      for (int order = 0; order <= 20; order++)
         {
           char *end;
           long count = strtol (counts, &end, 10);
           if (end == counts)
             break;
-          if (order >= 9)
-            blocks += count << (order - 9);
+          if (order >= huge_order)
+            blocks += count << (order - huge_order);
           counts = end;
         }
     }
@@ -306,11 +346,11 @@ huge_page_advice (uint64_t size)
     advice = strcmp (defrag, "always") == 0 && strcmp (enabled, "always") == 0
              ? MADV_NOHUGEPAGE : 0;
   snprintf (huge_note, sizeof huge_note, "%s (enabled=%s, defrag=%s, %ld "
-            "huge pages needed, %ld free)",
+            "huge pages of %zu KiB needed, %ld free)",
             advice == MADV_HUGEPAGE ? "advised"
             : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
             enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
-            free_blocks);
+            HUGE_PAGE >> 10, free_blocks);
   return advice;
 }
 
