@@ -130,7 +130,8 @@ struct pdump_relocation
    With IMAGE_BASE 0 the words become image offsets (dumper-inspect
    --check, on a private copy).  On
    failure HOT is partly relocated; the caller discards it.  The number
-   of image relocations goes to *IMAGE_COUNT.  */
+   of image words relocated goes to *IMAGE_COUNT: 0 at the preferred
+   base, where they are only checked.  */
 enum dumper_status pdump_relocate (const struct pdump_relocation *r,
                                    pdump_fill_fn fill, void *fill_ctx,
                                    uintptr_t image_base,

@@ -128,7 +128,8 @@ struct pdump_stats
   uint64_t cold_size;           /* pointer-free bytes (never written) */
   uint64_t discardable_size;    /* relocations and tables (released) */
   uint64_t object_count;
-  uint64_t image_relocs;        /* words relocated by the image base */
+  uint64_t image_relocs;        /* words relocated by the image base (0
+                                   at the preferred base: checked only) */
   uint64_t exe_relocs;          /* words relocated by the executable base */
   uint64_t code_relocs;         /* code pointers restored (dumper_trace_code) */
   uint64_t root_count;          /* roots, remembered words and pointers */
