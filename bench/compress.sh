@@ -7,7 +7,8 @@
 # Usage: sh bench/compress.sh BUILDDIR [SCALES] [CODECS]
 #   BUILDDIR  a --with-dumper=pdumper build (host/dlisp-bare, host/dlisp)
 #   SCALES    dlisp --loadup-scale values (default "1 4 16")
-#   CODECS    --compress values (default "none lz4 zstd:1 zstd:3 zstd:19")
+#   CODECS    --compress values (default "none lz4 lz4:1 zstd:1 zstd:3
+#             zstd:19"; the first is the base of the ratios)
 # Environment: RUNS (loads per cell, default 7), DUMP_RUNS (dumps per
 # cell, default 3), BENCH_THROTTLE_MBPS (slow storage rate, default 100).
 #
@@ -21,12 +22,19 @@
 # preloaded, makes each pread sleep as long as reading its bytes at
 # BENCH_THROTTLE_MBPS MB/s takes: a disk or network file system of that
 # speed with a cold cache, without needing root to drop caches.
-# Prints a Markdown table (doc/format.md has one).
+# Prints a Markdown table (doc/format.md has one), then a second one of
+# where the warm loads spent their time: medians of the loader's phases
+# (dlisp --load-stats: pdump-map-seconds, which for a compressed image
+# is decompressing COLD and the tables; verify, the checksums; relocate,
+# which includes reading or decompressing HOT; pdump-total-seconds) and
+# of pdump-minor-faults, from the same warm runs.  The machine's load
+# (uptime) is printed before and after: figures from a shared machine
+# mean little without it.
 
 set -e
 BUILDDIR=${1:?usage: compress.sh BUILDDIR [SCALES] [CODECS]}
 SCALES=${2:-1 4 16}
-CODECS=${3:-none lz4 zstd:1 zstd:3 zstd:19}
+CODECS=${3:-none lz4 lz4:1 zstd:1 zstd:3 zstd:19}
 RUNS=${RUNS:-7}
 DUMP_RUNS=${DUMP_RUNS:-3}
 SRC=`cd "\`dirname "$0"\`/.." && pwd`
@@ -50,6 +58,8 @@ tag () {
   echo "$1" | tr ':' '-'
 }
 
+echo "Load before: `uptime`"
+echo
 echo "| scale | codec | image bytes | size | dump s | warm load ms | warm | slow load ms | slow |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 for scale in $SCALES; do
@@ -70,11 +80,18 @@ for scale in $SCALES; do
       for codec in $CODECS; do
         c=`tag $codec`
         if [ $kind = warm ]; then
-          "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --batch
+          "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --load-stats \
+            --batch > "$T/out"
+          for phase in map verify relocate total; do
+            field pdump-$phase-seconds < "$T/out" >> "$T/phase-$scale-$c-$phase"
+          done
+          field pdump-minor-faults < "$T/out" >> "$T/phase-$scale-$c-faults"
+          field image-load-seconds < "$T/out"
         else
           LD_PRELOAD=$T/throttle.so DUMPER_PDUMP_LOAD=read \
-            "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --batch
-        fi | field image-load-seconds >> "$T/$kind-$c"
+            "$DLISP" --dump-file="$T/s$scale-$c.pdmp" --stats --batch \
+            | field image-load-seconds
+        fi >> "$T/$kind-$c"
       done
       i=`expr $i + 1`
     done
@@ -95,3 +112,19 @@ for scale in $SCALES; do
                slow * 1000, slow / bsl }'
   done
 done
+
+echo
+echo "| scale | codec | map ms | verify ms | relocate ms | total ms | minor faults |"
+echo "|---:|---|---:|---:|---:|---:|---:|"
+for scale in $SCALES; do
+  for codec in $CODECS; do
+    c=`tag $codec`
+    printf "| %d | %s" $scale $codec
+    for phase in map verify relocate total; do
+      median < "$T/phase-$scale-$c-$phase" | awk '{ printf " | %.2f", $1 * 1000 }'
+    done
+    printf " | %s |\n" `median < "$T/phase-$scale-$c-faults"`
+  done
+done
+echo
+echo "Load after: `uptime`"

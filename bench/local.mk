@@ -22,8 +22,9 @@
 # build.
 # bench-compress: compressed and plain pdump images side by side (size,
 # dump time, warm and slow-storage load) at scales 1, 4 and 16 with
-# none, lz4 and zstd levels 1, 3 and 19 (bench/compress.sh, the table in
-# doc/format.md); pdumper builds.
+# none, lz4 (LZ4HC level 3), lz4:1 and zstd levels 1, 3 and 19, then the
+# warm loads' phases (bench/compress.sh, the tables in doc/format.md);
+# pdumper builds.
 
 BENCH_RUNS = 7
 
