@@ -412,6 +412,8 @@ drain (struct refcheck *c)
   while (c->stack_size > 0 && c->status == DUMPER_OK)
     {
       struct refcheck_item item = c->stack[--c->stack_size];
+      if (c->stack_size >= 4)
+        __builtin_prefetch (c->stack[c->stack_size - 4].obj);
       const struct dumper_type *t = &c->heap->types[item.type];
       if (t->trace == NULL)
         continue;

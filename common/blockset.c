@@ -33,10 +33,17 @@ bit_of (uintptr_t address)
 }
 
 static struct chunk *
-chunk_of (const struct common_blockset *set, uintptr_t address)
+chunk_of (struct common_blockset *set, uintptr_t address)
 {
-  uint64_t *value = common_addrmap_get (&set->chunks, chunk_key (address));
-  return value ? (struct chunk *) (uintptr_t) *value : NULL;
+  uintptr_t key = chunk_key (address);
+  if (key == set->last_key)
+    return set->last_chunk;
+  uint64_t *value = common_addrmap_get (&set->chunks, key);
+  if (value == NULL)
+    return NULL;   /* not cached: it may be added */
+  set->last_key = key;
+  set->last_chunk = (struct chunk *) (uintptr_t) *value;
+  return set->last_chunk;
 }
 
 bool
@@ -71,7 +78,7 @@ common_blockset_add (struct common_blockset *set, uintptr_t address,
 }
 
 bool
-common_blockset_has (const struct common_blockset *set, uintptr_t address)
+common_blockset_has (struct common_blockset *set, uintptr_t address)
 {
   if (address % COMMON_BLOCKSET_GRAIN != 0)
     return false;
@@ -153,4 +160,6 @@ common_blockset_free (struct common_blockset *set)
     free ((void *) (uintptr_t) *value);
   common_addrmap_free (&set->chunks);
   set->count = 0;
+  set->last_key = 0;
+  set->last_chunk = NULL;
 }

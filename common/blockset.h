@@ -30,6 +30,10 @@ struct common_blockset
 {
   struct common_addrmap chunks;   /* chunk number + 1 -> its bitmap */
   size_t count;                   /* members */
+  /* The chunk of the last lookup: a walk of the heap meets neighbours
+     one after another, so most lookups skip the index.  */
+  uintptr_t last_key;
+  void *last_chunk;
 };
 
 /* Make ADDRESS a member; *ADDED says whether it was not one before.
@@ -38,9 +42,9 @@ struct common_blockset
 bool common_blockset_add (struct common_blockset *set, uintptr_t address,
                           bool *added);
 
-/* Whether ADDRESS is a member.  */
-bool common_blockset_has (const struct common_blockset *set,
-                          uintptr_t address);
+/* Whether ADDRESS is a member (SET is not changed but for the cache of
+   its last chunk).  */
+bool common_blockset_has (struct common_blockset *set, uintptr_t address);
 
 /* Remove ADDRESS; false when it was not a member.  */
 bool common_blockset_remove (struct common_blockset *set, uintptr_t address);
