@@ -52,9 +52,10 @@ bridge_alloc_track (bool on)
 }
 
 /* The arena's blocks, listed for a check: exact, where
-   unexec_arena_not_live only reads the header before a pointer.  */
+   unexec_arena_not_live only reads the header before a pointer.  Only
+   the check asks bridge_alloc_block_p in an unexec build (the pdump
+   writer's lint is not built), so outside it the set is empty.  */
 static struct common_blockset arena_blocks;
-static bool arena_listed;
 
 static void
 note_arena_block (void *payload, size_t size, void *ctx)
@@ -77,7 +78,6 @@ bridge_alloc_blocks (uintptr_t *managed_start, uintptr_t *managed_end)
       return bridge_fail (DUMPER_E_NOMEM, "out of memory listing the arena's "
                           "blocks");
     }
-  arena_listed = true;
   void *base;
   size_t used, capacity;
   unexec_arena_bounds (&base, &used, &capacity);
@@ -90,7 +90,6 @@ void
 bridge_alloc_blocks_release (void)
 {
   common_blockset_free (&arena_blocks);
-  arena_listed = false;
 }
 
 struct containing
@@ -128,9 +127,7 @@ bool
 bridge_alloc_block_p (uintptr_t address, void *data)
 {
   (void) data;
-  if (arena_listed)
-    return common_blockset_has (&arena_blocks, address);
-  return unexec_arena_not_live ((const void *) address) == NULL;
+  return common_blockset_has (&arena_blocks, address);
 }
 
 void *

@@ -202,8 +202,8 @@ enum dumper_status bridge_check_references (const struct dumper_heap *heap);
 void bridge_alloc_track (bool track);
 
 /* Ready the live blocks of dumper_alloc for a check: in unexec builds
-   listed from the arena (exactly; outside a check bridge_alloc_block_p
-   reads the header before a pointer), and [*MANAGED_START,
+   listed from the arena, exactly, until bridge_alloc_blocks_release
+   (only the check asks there), and [*MANAGED_START,
    *MANAGED_END) is the arena; otherwise the set tracked since the start
    of a dumping run (a failure when an allocation could not enter it),
    and the range is empty.  */
@@ -211,7 +211,7 @@ enum dumper_status bridge_alloc_blocks (uintptr_t *managed_start,
                                         uintptr_t *managed_end);
 /* True when ADDRESS is the start of a live dumper_alloc block (as far
    as bridge_alloc_blocks knows; false outside a dumping run of a
-   pdumper or none build).  DATA is unused: the pdump lint's callback.  */
+   pdumper or none build, and outside the check in an unexec build).  DATA is unused: the pdump lint's callback.  */
 bool bridge_alloc_block_p (uintptr_t address, void *data);
 
 /* Done with the blocks of bridge_alloc_blocks (unexec: the list built
