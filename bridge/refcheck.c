@@ -18,7 +18,10 @@
    - the start of a live dumper_alloc block: fine, followed;
    - into the middle of a live block: DUMPER_E_INTERIOR_POINTER.  pdump
      would copy the inner address as an object of its own, so two
-     aliases of one object would come back as two copies;
+     aliases of one object would come back as two copies.  (With
+     malloc, a block's extent is malloc_usable_size's; a C library
+     without it gets DUMPER_E_FOREIGN_POINTER here instead: refused
+     all the same, under the other status);
    - anywhere else (a plain malloc block, the stack, a library, a freed
      block): DUMPER_E_FOREIGN_POINTER.  unexec does not save such
      memory, and pdump must not pretend it can.
