@@ -190,8 +190,14 @@ bool bridge_startup_swap_started (bool value);
    a loaded image, nor the start of a live dumper_alloc block: into the
    middle of a block (DUMPER_E_INTERIOR_POINTER) or to memory not from
    dumper_alloc (DUMPER_E_FOREIGN_POINTER), with the detail naming the
-   type, the field offset and the address.  */
-enum dumper_status bridge_check_references (const struct dumper_heap *heap);
+   type, the field offset and the address.
+   With REACHABLE (may be NULL), a check that passes leaves there the
+   live blocks it reached, objects and byte blocks, numbered
+   (common_blockset_number) for the pdump writer's visited objects; the
+   caller frees it.  */
+struct common_blockset;
+enum dumper_status bridge_check_references (const struct dumper_heap *heap,
+                                            struct common_blockset *reachable);
 
 /* ------------------------------------------------------------------ */
 /* Allocation (alloc.c).  */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "common/blockset.h"
 #if DUMPER_WITH_PDUMPER
 # include "../pdump/backend.h"
 #endif
@@ -87,8 +88,10 @@ dumper_set_image_base (uint64_t base)
 }
 
 #if DUMPER_WITH_PDUMPER
+/* REACHABLE: the check's numbered set of the live blocks it reached
+   (empty when it had no heap description or ran out of memory).  */
 static enum dumper_status
-dump_pdump (const char *output)
+dump_pdump (const char *output, struct common_blockset *reachable)
 {
   const struct dumper_heap *heap = bridge_heap ();
   if (heap == NULL)
@@ -126,7 +129,8 @@ dump_pdump (const char *output)
     .codec = compress_codec, .level = compress_level,
     .image_base = image_base,
     .warn = bridge_warning_sink, .warn_data = NULL, .lint_strict = strict_lint,
-    .heap_block = bridge_alloc_block_p, .heap_block_data = NULL
+    .heap_block = bridge_alloc_block_p, .heap_block_data = NULL,
+    .reachable = reachable
   };
   st = pdump_write (&req);
   free (records);
@@ -188,14 +192,21 @@ dumper_dump (const char *output)
     return bridge_fail (DUMPER_E_STATE,
                         "dumper_dump called before the heap was initialised "
                         "(call dumper_mark_initialized after the cold init)");
-  enum dumper_status st = bridge_check_references (bridge_heap ());
+#if DUMPER_WITH_PDUMPER
+  struct common_blockset reachable = { 0 };
+  enum dumper_status st = bridge_check_references (bridge_heap (), &reachable);
+  if (st == DUMPER_OK)
+    st = dump_pdump (output, &reachable);
+  common_blockset_free (&reachable);
+  return st;
+#else
+  enum dumper_status st = bridge_check_references (bridge_heap (), NULL);
   if (st != DUMPER_OK)
     return st;
-#if DUMPER_WITH_PDUMPER
-  return dump_pdump (output);
-#elif DUMPER_WITH_UNEXEC
+# if DUMPER_WITH_UNEXEC
   return dump_unexec (output);
-#else
+# else
   return DUMPER_E_NO_BACKEND;
+# endif
 #endif
 }

@@ -65,6 +65,9 @@ struct refcheck
      in a map.  */
   struct common_blockset visited_blocks;
   struct common_addrmap visited_image;
+  /* Byte blocks that are live blocks, when the caller asked for the
+     reachable blocks (they are not traced, so not in visited_blocks).  */
+  struct common_blockset *byte_blocks;
   struct refcheck_item *stack;
   size_t stack_size, stack_capacity;
   const struct refcheck_item *current;    /* object being traced */
@@ -383,8 +386,12 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   struct target what = { TARGET_BYTES, (uintptr_t) *field, 0 };
-  bool block;
-  target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field, &block);
+  bool block, added;
+  if (target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field, &block)
+      && block && c->byte_blocks
+      && !common_blockset_add (c->byte_blocks, (uintptr_t) *field, &added))
+    refuse (c, DUMPER_E_NOMEM, field,
+            "out of memory for the check's set of visited objects");
 }
 
 /* A C function pointer: its target must be declared with
@@ -442,11 +449,14 @@ drain (struct refcheck *c)
 }
 
 enum dumper_status
-bridge_check_references (const struct dumper_heap *heap)
+bridge_check_references (const struct dumper_heap *heap,
+                         struct common_blockset *reachable)
 {
   if (heap == NULL)
     return DUMPER_OK;
-  struct refcheck c = { .heap = heap };
+  struct common_blockset byte_blocks = { 0 };
+  struct refcheck c = { .heap = heap,
+                        .byte_blocks = reachable ? &byte_blocks : NULL };
   c.tracer.word = trace_word;
   c.tracer.ptr = trace_ptr;
   c.tracer.bytes = trace_bytes;
@@ -477,6 +487,15 @@ bridge_check_references (const struct dumper_heap *heap)
                    (int) decls[e->decl].type, e->addr);
       drain (&c);
     }
+  if (reachable && c.status == DUMPER_OK)
+    {
+      if (!common_blockset_merge (&c.visited_blocks, &byte_blocks)
+          || !common_blockset_number (&c.visited_blocks))
+        common_blockset_free (&c.visited_blocks);   /* only slower */
+      *reachable = c.visited_blocks;
+      c.visited_blocks = (struct common_blockset) { 0 };
+    }
+  common_blockset_free (&byte_blocks);
   common_blockset_free (&c.visited_blocks);
   common_addrmap_free (&c.visited_image);
   free (c.stack);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "blockset.h"
 
 #define CHUNK_BITS ((size_t) 1 << (COMMON_BLOCKSET_CHUNK_SHIFT - 3))
@@ -17,6 +18,10 @@ _Static_assert (COMMON_BLOCKSET_GRAIN == 8, "the shift below assumes it");
 struct chunk
 {
   uint64_t bits[CHUNK_WORDS];
+  /* While the set is numbered: the number of the first member of each
+     word (the members before it in the set's numbering), in the array
+     common_blockset_number allocates.  */
+  uint32_t *rank;
 };
 
 /* The index key of ADDRESS's chunk (never 0).  */
@@ -46,6 +51,14 @@ chunk_of (struct common_blockset *set, uintptr_t address)
   return set->last_chunk;
 }
 
+static void
+drop_numbers (struct common_blockset *set)
+{
+  free (set->numbers);
+  set->numbers = NULL;
+  set->numbered = false;
+}
+
 bool
 common_blockset_add (struct common_blockset *set, uintptr_t address,
                      bool *added)
@@ -72,6 +85,8 @@ common_blockset_add (struct common_blockset *set, uintptr_t address,
     {
       c->bits[bit / 64] |= mask;
       set->count++;
+      if (set->numbered)
+        drop_numbers (set);
       *added = true;
     }
   return true;
@@ -95,7 +110,78 @@ common_blockset_remove (struct common_blockset *set, uintptr_t address)
   size_t bit = bit_of (address);
   chunk_of (set, address)->bits[bit / 64] &= ~(UINT64_C (1) << (bit % 64));
   set->count--;
+  if (set->numbered)
+    drop_numbers (set);
   return true;
+}
+
+bool
+common_blockset_merge (struct common_blockset *set,
+                       const struct common_blockset *other)
+{
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (&other->chunks, &cursor, &key, &value))
+    {
+      const struct chunk *from = (const struct chunk *) (uintptr_t) *value;
+      uintptr_t base = (key - 1) << COMMON_BLOCKSET_CHUNK_SHIFT;
+      for (size_t w = 0; w < CHUNK_WORDS; w++)
+        for (uint64_t bits = from->bits[w]; bits; bits &= bits - 1)
+          {
+            uintptr_t address = base + (w * 64 + (size_t) __builtin_ctzll (bits))
+                                       * COMMON_BLOCKSET_GRAIN;
+            bool added;
+            if (!common_blockset_add (set, address, &added))
+              return false;
+          }
+    }
+  return true;
+}
+
+bool
+common_blockset_number (struct common_blockset *set)
+{
+  drop_numbers (set);
+  if (set->count > UINT32_MAX)
+    return false;
+  set->numbers = malloc ((set->chunks.count ? set->chunks.count : 1)
+                         * CHUNK_WORDS * sizeof *set->numbers);
+  if (set->numbers == NULL)
+    return false;
+  uint32_t next = 0, *rank = set->numbers;
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (&set->chunks, &cursor, &key, &value))
+    {
+      struct chunk *c = (struct chunk *) (uintptr_t) *value;
+      c->rank = rank;
+      for (size_t w = 0; w < CHUNK_WORDS; w++)
+        {
+          rank[w] = next;
+          next += (uint32_t) common_popcount64 (c->bits[w]);
+        }
+      rank += CHUNK_WORDS;
+    }
+  set->numbered = true;
+  return true;
+}
+
+size_t
+common_blockset_number_of (struct common_blockset *set, uintptr_t address)
+{
+  if (!set->numbered || address % COMMON_BLOCKSET_GRAIN != 0)
+    return SIZE_MAX;
+  const struct chunk *c = chunk_of (set, address);
+  if (c == NULL)
+    return SIZE_MAX;
+  size_t bit = bit_of (address);
+  uint64_t word = c->bits[bit / 64];
+  if (!(word >> (bit % 64) & 1))
+    return SIZE_MAX;
+  return c->rank[bit / 64] + common_popcount64 (word & ((UINT64_C (1)
+                                                          << (bit % 64)) - 1));
 }
 
 /* The highest set bit of C at or below BIT, or SIZE_MAX.  */
@@ -147,7 +233,9 @@ size_t
 common_blockset_bytes (const struct common_blockset *set)
 {
   return set->chunks.count * sizeof (struct chunk)
-         + set->chunks.capacity * sizeof *set->chunks.slots;
+         + set->chunks.capacity * sizeof *set->chunks.slots
+         + (set->numbers ? set->chunks.count * CHUNK_WORDS
+                           * sizeof *set->numbers : 0);
 }
 
 void
@@ -160,6 +248,7 @@ common_blockset_free (struct common_blockset *set)
     free ((void *) (uintptr_t) *value);
   common_addrmap_free (&set->chunks);
   set->count = 0;
+  drop_numbers (set);
   set->last_key = 0;
   set->last_chunk = NULL;
 }

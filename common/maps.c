@@ -51,6 +51,7 @@ common_maps_read (struct common_maps *maps)
         n = sizeof r->name - 1;
       memcpy (r->name, name, n);
       r->name[n] = '\0';
+      r->anonymous = n == 0 || strcmp (r->name, "[heap]") == 0;
     }
   int err = errno;
   free (line);
@@ -99,5 +100,5 @@ common_maps_find (struct common_maps *maps, uintptr_t address)
 bool
 common_region_anonymous (const struct common_region *region)
 {
-  return region->name[0] == '\0' || strcmp (region->name, "[heap]") == 0;
+  return region->anonymous;
 }

@@ -19,6 +19,8 @@ struct common_region
   uintptr_t start, end;   /* [start, end) */
   char name[160];         /* the path or [tag] ("[heap]", "[stack]",
                              "[vdso]"); "" if anonymous; truncated */
+  bool anonymous;         /* common_region_anonymous, decided once: the
+                             pdump walk asks for every pointer */
 };
 
 struct common_maps

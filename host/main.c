@@ -500,8 +500,12 @@ dump_and_exit (const struct options *o, const char *lisp_dir)
       const struct pdump_dump_stats *ds = pdump_dump_stats ();
       if (ds->written)
         printf ("pdump-walk-seconds: %.6f\npdump-layout-seconds: %.6f\n"
-                "pdump-output-seconds: %.6f\n", ds->walk_seconds,
-                ds->layout_seconds, ds->output_seconds);
+                "pdump-output-seconds: %.6f\npdump-objects: %llu\n"
+                "pdump-byte-blocks: %llu\npdump-numbered-objects: %llu\n",
+                ds->walk_seconds, ds->layout_seconds, ds->output_seconds,
+                (unsigned long long) ds->object_count,
+                (unsigned long long) ds->byte_block_count,
+                (unsigned long long) ds->numbered_objects);
     }
   return 0;
 }

@@ -17,6 +17,7 @@
 #include <dumper/pdump.h>
 
 #include "exe.h"
+#include "common/blockset.h"
 
 /* One registration, in the bridge's registration order: an index into
    the executable's declaration table (dumper.h) and, for statics, the
@@ -62,6 +63,12 @@ struct pdump_write_request
      loaded image count).  */
   bool (*heap_block) (uintptr_t address, void *data);
   void *heap_block_data;
+  /* The live blocks the pre-dump check reached, numbered
+     (common_blockset_number), or NULL: the walk keeps what it knows of
+     these objects in an array indexed by their numbers, and of any
+     other object (in a loaded image, or when there is no set) in a hash
+     map.  Only the walk's speed depends on it.  */
+  struct common_blockset *reachable;
 };
 
 enum dumper_status pdump_write (const struct pdump_write_request *req);

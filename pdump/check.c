@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/bits.h"
 #include "hash.h"
 
 /* Relocation proceeds in chunks of this many HOT words (256 KiB, within
@@ -717,7 +718,7 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
         {
           uint64_t set = b == group_count - 1 ? bits[b] & last_mask : bits[b];
           pdump_word *group = words + b * 64;
-          images += (uint64_t) __builtin_popcountll (set);
+          images += (uint64_t) common_popcount64 (set);
           if (delta == 0)
             /* At the preferred base: checked, never written, so the
                pages stay shared with the page cache.  */

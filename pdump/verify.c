@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "common/bits.h"
 #include "format.h"
 #include "internal.h"
 #include "verify.h"
@@ -298,7 +299,7 @@ map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size
   for (size_t w = 0; w < v->start_words; w++)
     {
       v->rank[w] = count;
-      count += (uint32_t) __builtin_popcountll (v->starts[w]);
+      count += (uint32_t) common_popcount64 (v->starts[w]);
     }
   return DUMPER_OK;
 }
@@ -317,7 +318,7 @@ object_at (const struct verifier *v, uint64_t offset, uint64_t *number)
   if (!(word & bit))
     return false;
   *number = v->rank[granule / 64]
-            + (uint64_t) __builtin_popcountll (word & (bit - 1));
+            + (uint64_t) common_popcount64 (word & (bit - 1));
   return true;
 }
 

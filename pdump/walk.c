@@ -474,14 +474,16 @@ cold_place (struct pdump_walk *w, uint64_t size, uint64_t align, uint64_t *at)
    reference to it is answered from the map's slot alone (one cache miss
    instead of two): bits 0-15 its type (PDUMP_TYPE_BYTES for a byte
    block; the heap has fewer types, checked at the start), bit 16 set
-   when it is in COLD, bit 17 when in HOT's group area, bits 18-63 its
-   offset in that section or area / 8 (objects are 8-aligned).  A byte
+   when it is in COLD, bit 17 when in HOT's group area, bit 18 always
+   (so no value is 0, which w->reached reads as "not met"), bits 19-63
+   its offset in that section or area / 8 (objects are 8-aligned).  A byte
    block keeps its object number there instead: a repeated block needs
    its length, from the object index.  */
 #define VISITED_TYPE_MASK UINT64_C (0xFFFF)
 #define VISITED_COLD (UINT64_C (1) << 16)
 #define VISITED_GROUP (UINT64_C (1) << 17)
-#define VISITED_SHIFT 18
+#define VISITED_MET (UINT64_C (1) << 18)   /* never 0: see w->reached */
+#define VISITED_SHIFT 19
 #define VISITED_MAX_OFFSET (UINT64_C (1) << (64 - VISITED_SHIFT + 3))
 
 static uint64_t
@@ -491,7 +493,7 @@ visited_pack (uint32_t type, uint64_t walk_offset)
                   : walk_offset >= PDUMP_GROUP_BIAS ? VISITED_GROUP : 0;
   uint64_t offset = area == VISITED_COLD ? walk_offset - PDUMP_COLD_BIAS
                     : area ? walk_offset - PDUMP_GROUP_BIAS : walk_offset;
-  return (offset / 8) << VISITED_SHIFT | area | type;
+  return (offset / 8) << VISITED_SHIFT | VISITED_MET | area | type;
 }
 
 static uint64_t
@@ -502,6 +504,15 @@ visited_offset (uint64_t value)
          : value & VISITED_GROUP ? offset + PDUMP_GROUP_BIAS : offset;
 }
 
+static void
+visited_free (struct pdump_walk *w)
+{
+  if (w->reached)
+    common_zfree (w->reached, w->reached_count * sizeof *w->reached);
+  w->reached = NULL;
+  w->reached_count = 0;
+}
+
 /* The visited map's entry for ADDRESS, added when absent (*ADDED), in
    one probe sequence.  NULL after failing for memory.  A new entry's
    number is set by the caller once the object is placed; when placing
@@ -509,6 +520,16 @@ visited_offset (uint64_t value)
 static uint64_t *
 visited_entry (struct pdump_walk *w, uintptr_t address, bool *added)
 {
+  if (w->reached)
+    {
+      size_t n = common_blockset_number_of (w->reachable, address);
+      if (n < w->reached_count)
+        {
+          *added = w->reached[n] == 0;
+          w->numbered_count += *added;
+          return &w->reached[n];
+        }
+    }
   uint64_t *entry = common_addrmap_insert (&w->visited, address, added);
   if (entry == NULL)
     fail (w, DUMPER_E_NOMEM, "out of memory for the visited map at %zu "
@@ -546,7 +567,8 @@ record_object (struct pdump_walk *w, uint64_t *entry, uint32_t type,
       return false;
     }
   *entry = type == PDUMP_TYPE_BYTES
-           ? (uint64_t) w->block_count << VISITED_SHIFT | PDUMP_TYPE_BYTES
+           ? (uint64_t) w->block_count << VISITED_SHIFT | VISITED_MET
+             | PDUMP_TYPE_BYTES
            : visited_pack (type, at);
   if (!objects_push (w, type, current_index (w), size, at))
     {
@@ -1194,7 +1216,14 @@ queue_field (struct pdump_walk *w, const void *field, size_t arg,
     }
   if (value != 0)
     {
-      common_addrmap_prefetch (&w->visited, value);
+      if (w->reached == NULL)
+        common_addrmap_prefetch (&w->visited, value);
+      else
+        {
+          size_t n = common_blockset_number_of (w->reachable, value);
+          if (n < w->reached_count)
+            __builtin_prefetch (&w->reached[n]);
+        }
       __builtin_prefetch ((const void *) value);
     }
 }
@@ -1641,11 +1670,31 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
     return fail (w, DUMPER_E_EXE, "cannot read the executable's program headers");
   if (!common_maps_read (&w->maps))
     return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
+  /* The pre-dump check's set of the blocks it reached, numbered: their
+     entries go to an array (zero pages, touched as they are met), the
+     rest (objects of a loaded image) to the map.  */
+  size_t expected = req->expected_objects, expected_others = expected;
+  /* DUMPER_PDUMP_VISITED_MAP: every object in the map, as before
+     2026-12-05 (the tests check both ways write the same bytes).  */
+  if (req->reachable && req->reachable->numbered && req->reachable->count
+      && getenv ("DUMPER_PDUMP_VISITED_MAP") == NULL)
+    {
+      w->reachable = req->reachable;
+      w->reached_count = req->reachable->count;
+      w->reached = common_zalloc (w->reached_count * sizeof *w->reached,
+                                  true);
+      if (w->reached == NULL)
+        return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
+      if (expected < w->reached_count)
+        expected = w->reached_count;
+      expected_others = expected > w->reached_count
+                        ? expected - w->reached_count : 0;
+    }
   w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
   if (w->records == NULL || !build_code_targets (w)
-      || !common_addrmap_init (&w->visited, req->expected_objects
-                               ? req->expected_objects : 1 << 16, NULL)
-      || !reserve_objects (w, req->expected_objects)
+      || !common_addrmap_init (&w->visited, expected_others
+                               ? expected_others : 1 << 10, NULL)
+      || !reserve_objects (w, expected)
       || !bits_reserve (&w->hot, 8))
     return fail (w, DUMPER_E_NOMEM, "out of memory starting the dump");
   w->record_count = w->entry_count;
@@ -1670,6 +1719,7 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   /* The layout needs no lookups by address: the map goes before it
      allocates.  */
   common_addrmap_free (&w->visited);
+  visited_free (w);
   return w->status;
 }
 
@@ -1703,6 +1753,7 @@ pdump_walk_free (struct pdump_walk *w)
   buf_free (&w->index_cold);
   free (w->stack);
   common_addrmap_free (&w->visited);
+  visited_free (w);
   common_maps_free (&w->maps);
   memset (w, 0, sizeof *w);
 }

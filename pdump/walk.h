@@ -173,6 +173,13 @@ struct pdump_walk
 
   /* Walk state.  */
   struct common_addrmap visited;      /* address -> object number */
+  /* The objects of the pre-dump check's numbered set (the request's
+     reachable): the same values as visited's, indexed by the set's
+     numbers; 0 until the object is met.  */
+  struct common_blockset *reachable;
+  uint64_t *reached;
+  size_t reached_count;
+  uint64_t numbered_count;            /* objects entered in reached */
   struct pdump_work *stack;
   size_t stack_size, stack_capacity;
   const struct pdump_work *current;   /* object being traced */

@@ -520,6 +520,7 @@ record_stats (struct pdump_dump_stats *s, const struct pdump_walk *walk,
                         - l->sections[S_RELOC_IMAGE].offset;
   s->object_count = walk->hot_object_count + walk->cold_object_count;
   s->byte_block_count = walk->block_count;
+  s->numbered_objects = walk->numbered_count;
   s->image_relocs = walk->image_reloc_count;
   s->exe_relocs = walk->hot.exe_relocs.size;
   s->code_relocs = walk->hot.code_relocs.size;

@@ -191,6 +191,39 @@ else
   skip "pdumper only"
 fi
 
+# The writer keeps what it knows of each object it visits in an array
+# indexed by the pre-dump check's numbering of the blocks it reached,
+# and only objects of a loaded image in a hash map (issue 17); keeping
+# all of them in the map (DUMPER_PDUMP_VISITED_MAP) must write the same
+# bytes, from a cold heap and in a re-dump from an image.
+begin "the numbered walk writes the map's bytes, cold and re-dumped (scale 4)"
+if [ "$BACKEND" = pdumper ]; then
+  ok=yes
+  "$BARE" --loadup-scale 4 --temacs=pdump --output "$T/num4" --stats \
+    > "$T/num.out" 2>&1 || ok=no
+  DUMPER_PDUMP_VISITED_MAP=1 "$BARE" --loadup-scale 4 --temacs=pdump \
+    --output "$T/map4" --stats > "$T/map.out" 2>&1 || ok=no
+  stat_of () { sed -n "s/^pdump-$1: //p" "$2"; }
+  all=`expr "$(stat_of objects "$T/num.out")" + "$(stat_of byte-blocks "$T/num.out")"`
+  # every object of a cold heap is a block the check reached
+  [ "$(stat_of numbered-objects "$T/num.out")" = "$all" ] \
+    || { echo "    numbered `stat_of numbered-objects "$T/num.out"` of $all"; ok=no; }
+  [ "$(stat_of numbered-objects "$T/map.out")" = 0 ] \
+    || { echo "    numbered under DUMPER_PDUMP_VISITED_MAP"; ok=no; }
+  cmp "$T/num4" "$T/map4" || ok=no
+  # a re-dump: the loaded image's objects are no blocks, so they go to
+  # the map, and the new ones (the REPL's, none here) to the array
+  "$BARE" --dump-file="$T/num4" --temacs=pdump --output "$T/renum" --stats \
+    > "$T/renum.out" 2>&1 || ok=no
+  DUMPER_PDUMP_VISITED_MAP=1 "$BARE" --dump-file="$T/num4" --temacs=pdump \
+    --output "$T/remap" > /dev/null 2>&1 || ok=no
+  cmp "$T/renum" "$T/remap" || ok=no
+  [ $ok = yes ] && pass || { cat "$T/num.out" "$T/renum.out"; fail "see above"; }
+  rm -f "$T/num4" "$T/map4" "$T/renum" "$T/remap"
+else
+  skip "pdumper only"
+fi
+
 begin "host/dlisp starts from its dump without options"
 origin=`"$DLISP" --stats --batch | sed -n 's/^origin: //p'`
 want=pdump

@@ -7,7 +7,11 @@
    removals, membership of neighbours, addresses that cannot be members,
    the floor search within a chunk, across chunks and below every
    member, reuse after freeing, and the memory it takes per byte of
-   heap, which is why it replaced a hash map of every block.  */
+   heap, which is why it replaced a hash map of every block.  And the
+   numbering the pdump writer indexes its visited objects by: distinct
+   numbers below the count, in address order within a chunk, undone by
+   a change; the merge of two sets; the bit count it rests on
+   (common/bits.h).  */
 
 #include <config.h>
 
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/bits.h"
 #include "common/blockset.h"
 
 /* Where a heap might lie in this process's word size.  */
@@ -232,6 +237,111 @@ test_memory_per_heap_byte (void **state)
   common_blockset_free (&set);
 }
 
+/* The bit count against a loop over the bits, on words with every
+   popcount from 0 to 64.  */
+static void
+test_popcount (void **state)
+{
+  (void) state;
+  uint64_t r = 0x2545F4914F6CDD1Du;
+  for (int i = 0; i < 20000; i++)
+    {
+      r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+      uint64_t x = r;
+      if (i % 3 == 1)
+        x &= r >> 17 & r >> 31;                 /* sparse */
+      else if (i % 3 == 2)
+        x |= (r << 11) | (r >> 23);             /* dense */
+      if (i < 65)
+        x = i == 64 ? ~UINT64_C (0) : (UINT64_C (1) << i) - 1;
+      size_t naive = 0;
+      for (int b = 0; b < 64; b++)
+        naive += (size_t) (x >> b & 1);
+      assert_int_equal (common_popcount64 (x), naive);
+    }
+}
+
+/* Numbering: a set of blocks over several chunks, some far apart.  */
+static void
+test_numbering (void **state)
+{
+  (void) state;
+  enum { N = 30000 };
+  struct common_blockset set = { 0 };
+  bool added;
+  /* Not numbered yet: no numbers.  */
+  assert_true (common_blockset_add (&set, block_of (0), &added));
+  assert_true (common_blockset_number_of (&set, block_of (0)) == SIZE_MAX);
+  for (size_t i = 1; i < N; i++)
+    assert_true (common_blockset_add (&set, block_of (i * 7 % N), &added));
+  assert_int_equal (set.count, N);
+  assert_true (common_blockset_number (&set));
+  static unsigned char seen[N];
+  memset (seen, 0, sizeof seen);
+  size_t previous = SIZE_MAX;
+  for (size_t i = 0; i < N; i++)
+    {
+      size_t n = common_blockset_number_of (&set, block_of (i));
+      assert_true (n < N);
+      assert_int_equal (seen[n], 0);
+      seen[n] = 1;
+      /* Address order within a chunk: consecutive numbers.  */
+      if (i > 0 && (block_of (i) >> COMMON_BLOCKSET_CHUNK_SHIFT)
+                   == (block_of (i - 1) >> COMMON_BLOCKSET_CHUNK_SHIFT))
+        assert_int_equal (n, previous + 1);
+      previous = n;
+      /* Non-members have none: the grain after a block, an address
+         that is not a multiple of the grain, a chunk never used.  */
+      assert_true (common_blockset_number_of (&set, block_of (i) + 8)
+                   == SIZE_MAX);
+      assert_true (common_blockset_number_of (&set, block_of (i) + 3)
+                   == SIZE_MAX);
+    }
+  assert_true (common_blockset_number_of (&set, heap_base () - 4096)
+               == SIZE_MAX);
+  /* A change undoes the numbering (the old numbers would be wrong).  */
+  assert_true (common_blockset_remove (&set, block_of (5)));
+  assert_true (common_blockset_number_of (&set, block_of (6)) == SIZE_MAX);
+  assert_true (common_blockset_number (&set));
+  assert_true (common_blockset_number_of (&set, block_of (N - 1)) < N - 1);
+  assert_true (common_blockset_add (&set, block_of (5), &added));
+  assert_true (common_blockset_number_of (&set, block_of (6)) == SIZE_MAX);
+  common_blockset_free (&set);
+  /* Freed: usable again, and not numbered.  */
+  assert_true (common_blockset_add (&set, block_of (1), &added));
+  assert_true (common_blockset_number_of (&set, block_of (1)) == SIZE_MAX);
+  common_blockset_free (&set);
+}
+
+/* Merge: the union, counted once, and the source left as it was.  */
+static void
+test_merge (void **state)
+{
+  (void) state;
+  struct common_blockset a = { 0 }, b = { 0 };
+  bool added;
+  for (size_t i = 0; i < 5000; i++)
+    {
+      if (i % 2 == 0)
+        assert_true (common_blockset_add (&a, block_of (i), &added));
+      if (i % 3 == 0)
+        assert_true (common_blockset_add (&b, block_of (i), &added));
+    }
+  size_t in_b = b.count;
+  assert_true (common_blockset_merge (&a, &b));
+  assert_int_equal (b.count, in_b);
+  size_t expect = 0;
+  for (size_t i = 0; i < 5000; i++)
+    {
+      bool member = i % 2 == 0 || i % 3 == 0;
+      expect += member;
+      assert_int_equal (common_blockset_has (&a, block_of (i)), member);
+    }
+  assert_int_equal (a.count, expect);
+  common_blockset_free (&a);
+  common_blockset_free (&b);
+}
+
 int
 main (void)
 {
@@ -241,6 +351,9 @@ main (void)
     cmocka_unit_test (test_floor),
     cmocka_unit_test (test_against_model),
     cmocka_unit_test (test_memory_per_heap_byte),
+    cmocka_unit_test (test_popcount),
+    cmocka_unit_test (test_numbering),
+    cmocka_unit_test (test_merge),
   };
   return cmocka_run_group_tests_name ("common block set", tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "inspect.h"
 
 static enum dumper_status
@@ -100,7 +101,7 @@ build_edges (const struct insp_image *image, const struct insp_tables *t,
     {
       uint64_t bits;
       memcpy (&bits, bitmap + b * 8, 8);
-      count += (uint64_t) __builtin_popcountll (bits);
+      count += (uint64_t) common_popcount64 (bits);
     }
   g->edges = allocate (image, count, sizeof *g->edges, "references", detail,
                        detail_size);
