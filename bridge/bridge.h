@@ -192,7 +192,8 @@ bool bridge_startup_swap_started (bool value);
    dumper_alloc (DUMPER_E_FOREIGN_POINTER), with the detail naming the
    type, the field offset and the address.
    With REACHABLE (may be NULL), a check that passes leaves there the
-   live blocks it reached, objects and byte blocks, numbered
+   objects it reached (live blocks, objects of a loaded image, byte
+   blocks) at addresses that are multiples of 8, numbered
    (common_blockset_number) for the pdump writer's visited objects; the
    caller frees it.  */
 struct common_blockset;

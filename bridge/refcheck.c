@@ -60,13 +60,14 @@ struct refcheck
   uintptr_t managed_start, managed_end;   /* unexec: the arena */
   struct bridge_exe_span exe;
   const struct dumper_decl *decls;        /* the declaration table */
-  /* Visited objects: live blocks in a bitmap set (a bit per 8 bytes of
-     heap, however many blocks), image objects, which are no block,
-     in a map.  */
-  struct common_blockset visited_blocks;
-  struct common_addrmap visited_image;
-  /* Byte blocks that are live blocks, when the caller asked for the
-     reachable blocks (they are not traced, so not in visited_blocks).  */
+  /* Visited objects, live blocks and objects of a loaded image alike,
+     in a bitmap set (a bit per 8 bytes, however many objects); an
+     image object at an address the set cannot hold (not a multiple of
+     its grain: only with 4-byte words) in a map.  */
+  struct common_blockset visited;
+  struct common_addrmap visited_odd;
+  /* Byte blocks reached, when the caller asked for the reachable
+     objects (they are not traced, so not in visited).  */
   struct common_blockset *byte_blocks;
   struct refcheck_item *stack;
   size_t stack_size, stack_capacity;
@@ -115,20 +116,18 @@ push (struct refcheck *c, const void *obj, int type)
   return true;
 }
 
-/* Queue the object at ADDRESS of TYPE unless it was seen.  BLOCK says
-   whether it is a live block, else an object of a loaded image.  */
+/* Queue the object at ADDRESS of TYPE (a live block or an object of a
+   loaded image) unless it was seen.  */
 static void
-follow (struct refcheck *c, uintptr_t address, int type,
-        bool block, const void *field)
+follow (struct refcheck *c, uintptr_t address, int type, const void *field)
 {
   if (type < 0 || type >= c->heap->type_count)
     return;   /* a bad type is the pdump writer's to report */
   bool added;
-  if (block)
+  if (address % COMMON_BLOCKSET_GRAIN == 0)
     {
-      /* A live block's address is a multiple of the grain, so only
-         memory can fail here.  */
-      if (!common_blockset_add (&c->visited_blocks, address, &added))
+      /* Then only memory can fail.  */
+      if (!common_blockset_add (&c->visited, address, &added))
         {
           refuse (c, DUMPER_E_NOMEM, field,
                   "out of memory for the check's set of visited objects");
@@ -139,7 +138,7 @@ follow (struct refcheck *c, uintptr_t address, int type,
     }
   else
     {
-      if (!common_addrmap_insert (&c->visited_image, address, &added))
+      if (!common_addrmap_insert (&c->visited_odd, address, &added))
         {
           refuse (c, DUMPER_E_NOMEM, field,
                   "out of memory for the check's walk");
@@ -248,19 +247,16 @@ check_exe_object (struct refcheck *c, uintptr_t address, int type,
 
 /* Check the target ADDRESS of the field at FIELD, which holds TARGET,
    of TYPE (NO_TYPE for a byte block): true when it
-   may be followed as an object, with *BLOCK whether it is a live block
-   (else it lies in a loaded image).  */
+   may be followed as an object (a live block, or an object of a loaded
+   image).  */
 #define NO_TYPE (-1000)
 static bool
 target_ok (struct refcheck *c, uintptr_t address, int type,
-           const struct target *target, const void *field, bool *block)
+           const struct target *target, const void *field)
 {
   char problem[512], what[96];
-  *block = false;
-  if (pdump_object_p ((const void *) address))
-    return true;
-  *block = bridge_alloc_block_p (address, NULL);
-  if (*block)
+  if (pdump_object_p ((const void *) address)
+      || bridge_alloc_block_p (address, NULL))
     return true;
   bool managed = address >= c->managed_start && address < c->managed_end;
   if (!managed && bridge_exe_span_contains (&c->exe, address))
@@ -343,12 +339,11 @@ check_word (struct refcheck *c, uintptr_t value, const void *field)
   if (type == DUMPER_TAG_IMMEDIATE || address == 0)
     return;   /* a null with a pointer tag is the writer's to report */
   struct target what = { TARGET_WORD, value, tag };
-  bool block;
-  if (!target_ok (c, address, type, &what, field, &block))
+  if (!target_ok (c, address, type, &what, field))
     return;
   if (type == DUMPER_TAG_BY_HEADER)
     type = c->heap->header_type ((const void *) address);
-  follow (c, address, type, block, field);
+  follow (c, address, type, field);
 }
 
 static void
@@ -357,9 +352,8 @@ check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
   if (value == 0)
     return;
   struct target what = { TARGET_PTR, value, 0 };
-  bool block;
-  if (target_ok (c, value, type, &what, field, &block))
-    follow (c, value, type, block, field);
+  if (target_ok (c, value, type, &what, field))
+    follow (c, value, type, field);
 }
 
 static void
@@ -386,9 +380,9 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   struct target what = { TARGET_BYTES, (uintptr_t) *field, 0 };
-  bool block, added;
-  if (target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field, &block)
-      && block && c->byte_blocks
+  bool added;
+  if (target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field)
+      && c->byte_blocks && (uintptr_t) *field % COMMON_BLOCKSET_GRAIN == 0
       && !common_blockset_add (c->byte_blocks, (uintptr_t) *field, &added))
     refuse (c, DUMPER_E_NOMEM, field,
             "out of memory for the check's set of visited objects");
@@ -489,15 +483,15 @@ bridge_check_references (const struct dumper_heap *heap,
     }
   if (reachable && c.status == DUMPER_OK)
     {
-      if (!common_blockset_merge (&c.visited_blocks, &byte_blocks)
-          || !common_blockset_number (&c.visited_blocks))
-        common_blockset_free (&c.visited_blocks);   /* only slower */
-      *reachable = c.visited_blocks;
-      c.visited_blocks = (struct common_blockset) { 0 };
+      if (!common_blockset_merge (&c.visited, &byte_blocks)
+          || !common_blockset_number (&c.visited))
+        common_blockset_free (&c.visited);   /* only slower */
+      *reachable = c.visited;
+      c.visited = (struct common_blockset) { 0 };
     }
   common_blockset_free (&byte_blocks);
-  common_blockset_free (&c.visited_blocks);
-  common_addrmap_free (&c.visited_image);
+  common_blockset_free (&c.visited);
+  common_addrmap_free (&c.visited_odd);
   free (c.stack);
   free (c.reported);
   bridge_alloc_blocks_release ();

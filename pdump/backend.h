@@ -63,11 +63,11 @@ struct pdump_write_request
      loaded image count).  */
   bool (*heap_block) (uintptr_t address, void *data);
   void *heap_block_data;
-  /* The live blocks the pre-dump check reached, numbered
-     (common_blockset_number), or NULL: the walk keeps what it knows of
-     these objects in an array indexed by their numbers, and of any
-     other object (in a loaded image, or when there is no set) in a hash
-     map.  Only the walk's speed depends on it.  */
+  /* The objects the pre-dump check reached (live blocks, objects of a
+     loaded image, byte blocks), numbered (common_blockset_number), or
+     NULL: the walk keeps what it knows of these objects in an array
+     indexed by their numbers, and of any other in a hash map.  Only the
+     walk's speed depends on it.  */
   struct common_blockset *reachable;
 };
 

@@ -1670,9 +1670,9 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
     return fail (w, DUMPER_E_EXE, "cannot read the executable's program headers");
   if (!common_maps_read (&w->maps))
     return fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
-  /* The pre-dump check's set of the blocks it reached, numbered: their
-     entries go to an array (zero pages, touched as they are met), the
-     rest (objects of a loaded image) to the map.  */
+  /* The pre-dump check's set of the objects it reached, numbered: their
+     entries go to an array (zero pages, touched as they are met), any
+     other to the map.  */
   size_t expected = req->expected_objects, expected_others = expected;
   /* DUMPER_PDUMP_VISITED_MAP: every object in the map, as before
      2026-12-05 (the tests check both ways write the same bytes).  */

@@ -181,9 +181,10 @@ struct pdump_dump_stats
   double walk_seconds;          /* the graph walk: copies, map, relocations */
   double layout_seconds;        /* offsets, sorting, index, checksums */
   double output_seconds;        /* writing, syncing and renaming the file */
-  /* Objects the walk kept in its array indexed by the pre-dump check's
-     numbering rather than its hash map (the rest: objects of a loaded
-     image, or all of them under DUMPER_PDUMP_VISITED_MAP).  */
+  /* Objects (byte blocks included) the walk kept in its array indexed
+     by the pre-dump check's numbering rather than its hash map (the
+     rest: none but odd addresses, or all under
+     DUMPER_PDUMP_VISITED_MAP).  */
   uint64_t numbered_objects;
 };
 

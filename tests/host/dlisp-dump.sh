@@ -192,10 +192,11 @@ else
 fi
 
 # The writer keeps what it knows of each object it visits in an array
-# indexed by the pre-dump check's numbering of the blocks it reached,
-# and only objects of a loaded image in a hash map (issue 17); keeping
-# all of them in the map (DUMPER_PDUMP_VISITED_MAP) must write the same
-# bytes, from a cold heap and in a re-dump from an image.
+# indexed by the pre-dump check's numbering of the objects it reached
+# (issue 17): live blocks in a cold heap, the loaded image's objects in
+# a re-dump.  Every object must be found there, and keeping all of them
+# in the hash map instead (DUMPER_PDUMP_VISITED_MAP) must write the
+# same bytes.
 begin "the numbered walk writes the map's bytes, cold and re-dumped (scale 4)"
 if [ "$BACKEND" = pdumper ]; then
   ok=yes
@@ -205,16 +206,15 @@ if [ "$BACKEND" = pdumper ]; then
     --output "$T/map4" --stats > "$T/map.out" 2>&1 || ok=no
   stat_of () { sed -n "s/^pdump-$1: //p" "$2"; }
   all=`expr "$(stat_of objects "$T/num.out")" + "$(stat_of byte-blocks "$T/num.out")"`
-  # every object of a cold heap is a block the check reached
   [ "$(stat_of numbered-objects "$T/num.out")" = "$all" ] \
     || { echo "    numbered `stat_of numbered-objects "$T/num.out"` of $all"; ok=no; }
   [ "$(stat_of numbered-objects "$T/map.out")" = 0 ] \
     || { echo "    numbered under DUMPER_PDUMP_VISITED_MAP"; ok=no; }
   cmp "$T/num4" "$T/map4" || ok=no
-  # a re-dump: the loaded image's objects are no blocks, so they go to
-  # the map, and the new ones (the REPL's, none here) to the array
   "$BARE" --dump-file="$T/num4" --temacs=pdump --output "$T/renum" --stats \
     > "$T/renum.out" 2>&1 || ok=no
+  [ "$(stat_of numbered-objects "$T/renum.out")" = "$all" ] \
+    || { echo "    re-dump numbered `stat_of numbered-objects "$T/renum.out"` of $all"; ok=no; }
   DUMPER_PDUMP_VISITED_MAP=1 "$BARE" --dump-file="$T/num4" --temacs=pdump \
     --output "$T/remap" > /dev/null 2>&1 || ok=no
   cmp "$T/renum" "$T/remap" || ok=no
