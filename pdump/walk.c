@@ -135,7 +135,7 @@ buf_reserve (struct pdump_buf *b, size_t size)
   size_t capacity = b->capacity ? b->capacity : 65536;
   while (capacity < size)
     capacity *= 2;
-  unsigned char *data = common_zrealloc (b->data, b->capacity, capacity, false);
+  unsigned char *data = common_zrealloc (b->data, b->capacity, capacity, true);
   if (data == NULL)
     return false;
   b->data = data;
@@ -184,14 +184,14 @@ bits_reserve (struct pdump_hot_area *a, uint64_t area_bytes)
   uint64_t **maps[3] = { &a->image_bits, &a->exe_bits, &a->reported_bits };
   for (int k = 0; k < 3; k++)
     {
-      uint64_t *grown = common_zrealloc (*maps[k], old_bytes, bytes, false);
+      uint64_t *grown = common_zrealloc (*maps[k], old_bytes, bytes, true);
       if (grown == NULL)
         {
           /* Keep them the same size: shrink the grown ones back.  */
           for (int j = 0; j < k; j++)
             {
               uint64_t *back = common_zrealloc (*maps[j], bytes, old_bytes,
-                                                false);
+                                                true);
               if (back)
                 *maps[j] = back;
             }
@@ -301,17 +301,17 @@ reserve_objects (struct pdump_walk *w, size_t count)
     return true;
   size_t old = w->object_capacity;
   uint32_t *parents = common_zrealloc (w->parents, old * sizeof *parents,
-                                       count * sizeof *parents, false);
+                                       count * sizeof *parents, true);
   if (parents == NULL)
     return false;
   w->parents = parents;
   uint16_t *types = common_zrealloc (w->types, old * sizeof *types,
-                                     count * sizeof *types, false);
+                                     count * sizeof *types, true);
   if (types == NULL)
     {
       /* Keep the two the same size: shrink the first back.  */
       parents = common_zrealloc (w->parents, count * sizeof *parents,
-                                 old * sizeof *parents, false);
+                                 old * sizeof *parents, true);
       if (parents)
         w->parents = parents;
       return false;
