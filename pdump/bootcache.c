@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,7 +138,7 @@ random_base (void)
 static bool
 boot_base (struct pdump_boot *b)
 {
-  char id[40], path[PATH_MAX + 8];
+  char id[40], path[sizeof b->dir + 8];
   if (!boot_id (id))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id");
   snprintf (path, sizeof path, "%s/base", b->dir);
@@ -154,7 +155,7 @@ boot_base (struct pdump_boot *b)
           return true;
         }
       /* Missing, damaged or from another boot: a new one.  */
-      char tmp[PATH_MAX + 32];
+      char tmp[sizeof b->dir + 32];
       snprintf (tmp, sizeof tmp, "%s/base.%ld", b->dir, (long) getpid ());
       int out = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
                       | O_CLOEXEC, 0600);
@@ -204,6 +205,14 @@ boot_dir (struct pdump_boot *b, const char *image_path)
   return true;
 }
 
+void
+pdump_boot_init (struct pdump_boot *b)
+{
+  memset (b, 0, offsetof (struct pdump_boot, dir));
+  b->lock_fd = -1;
+  b->dir[0] = b->cache[0] = b->reason[0] = '\0';
+}
+
 bool
 pdump_boot_setup (struct pdump_boot *b, const char *image_path,
                   uint64_t image_sum)
@@ -242,7 +251,7 @@ stamp_of (const struct stat *st, char *text, size_t size)
 static bool
 stamped (struct pdump_boot *b, const struct stat *st)
 {
-  char path[PATH_MAX + 8], want[128], have[128] = "";
+  char path[sizeof b->cache + 8], want[128], have[128] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
   if (!read_private (path, have, sizeof have))
     return false;
@@ -254,7 +263,7 @@ stamped (struct pdump_boot *b, const struct stat *st)
 static void
 stamp (struct pdump_boot *b)
 {
-  char path[PATH_MAX + 8], text[128];
+  char path[sizeof b->cache + 8], text[128];
   struct stat st;
   int fd = open (b->cache, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
@@ -353,7 +362,7 @@ pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
   /* One writer at a time (DIR/lock, held until the cache and its stamp
      are in place): the others load without writing, and no stamp can
      describe a file another writer has since replaced.  */
-  char lock[PATH_MAX + 8];
+  char lock[sizeof b->dir + 8];
   snprintf (lock, sizeof lock, "%s/lock", b->dir);
   b->lock_fd = open (lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (b->lock_fd < 0)
@@ -406,7 +415,7 @@ prune (struct pdump_boot *b, const char *mine, const char *suffix)
   DIR *d = opendir (b->dir);
   if (d == NULL)
     return;
-  char stamp_suffix[32], mine_stamp[PATH_MAX];
+  char stamp_suffix[32], mine_stamp[sizeof b->cache];
   snprintf (stamp_suffix, sizeof stamp_suffix, "%s.stamp", suffix);
   snprintf (mine_stamp, sizeof mine_stamp, "%s.stamp", mine);
   struct dirent *e;
@@ -475,7 +484,7 @@ int
 pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
                        uint64_t image_sum, const struct stat *st)
 {
-  char name[64], path[PATH_MAX + 64], want[192], have[192] = "";
+  char name[64], path[sizeof b->dir + 64], want[192], have[192] = "";
   if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
                   sizeof path))
     return -1;
@@ -488,7 +497,7 @@ void
 pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
                        uint64_t image_sum, const struct stat *st)
 {
-  char name[64], path[PATH_MAX + 64], text[192];
+  char name[64], path[sizeof b->dir + 64], text[192];
   if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
                   sizeof path)
       || !cold_text (st, text, sizeof text))

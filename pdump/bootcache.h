@@ -42,17 +42,32 @@
 #include "common/atomic.h"
 #include "check.h"
 
+/* The longest path of the directory or a cache in it.  Such paths are
+   short ($XDG_RUNTIME_DIR is /run/user/UID); a longer one is a reason
+   not to use the directory (like any other), never an error.  Not
+   PATH_MAX: the loader keeps this structure on its stack, and every
+   page of the stack a start touches is a page fault, about 10 us each
+   on a virtual machine, a tenth of a boot-cache load per page (issue
+   15).  */
+#define PDUMP_BOOT_PATH_MAX 512
+
 struct pdump_boot
 {
   uint64_t base;              /* this boot's base; 0: none (see reason) */
-  char dir[PATH_MAX];         /* $XDG_RUNTIME_DIR/dumper */
-  char cache[PATH_MAX];       /* this image's cache at BASE */
-  char prefix[24];            /* "PATHSUM-": every cache of this image */
-  char reason[PATH_MAX + 256]; /* why no cache is used, or what happened */
-  struct common_atomic out;   /* a cache being written */
   bool writing;
   int lock_fd;                /* DIR/lock, held while writing; -1 */
+  char prefix[24];            /* "PATHSUM-": every cache of this image */
+  struct common_atomic out;   /* a cache being written */
+  /* Last, and set by pdump_boot_init only in their first bytes.  */
+  char dir[PDUMP_BOOT_PATH_MAX];      /* $XDG_RUNTIME_DIR/dumper */
+  char cache[PDUMP_BOOT_PATH_MAX];    /* this image's cache at BASE */
+  char reason[PDUMP_BOOT_PATH_MAX + 256];  /* why no cache is used, or
+                                             what happened */
 };
+
+/* Make B empty (no base, no cache, nothing held) without writing its
+   path buffers beyond their first byte.  */
+void pdump_boot_init (struct pdump_boot *b);
 
 /* Check the directory (creating it), read or choose this boot's base,
    and name the cache of the image at IMAGE_PATH whose header checksum

@@ -53,6 +53,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,8 @@
 
 extern size_t pdump_mark_bytes_;
 
-/* What pdump_unload gives back: file offsets [0, discard_start).  */
+/* What pdump_unload gives back: file offsets [0, discard_start), or the
+   whole image from a file mapping (commit).  */
 static unsigned char *loaded_base;
 static size_t loaded_size;
 
@@ -583,19 +585,35 @@ free_tables (struct private_tables *t)
   free (t->code_relocs);
 }
 
+/* A load's verdict on a file cut while it was loaded (pdump_load's
+   SIGBUS guard, copy_section).  */
+static const char shorter_in_load[]
+  = "the file became shorter while it was loaded (changed in place; "
+    "replace images by rename)";
+
 /* Copy section KIND out of the image at BASE (pdump_verify checks the
-   copy's checksum).  */
+   copy's checksum); with FD >= 0 (a plain image, file offset ORIGIN),
+   read it from the file instead: a table read through a file mapping
+   maps (fault-around) pages of the discardable part, and each such
+   fault is tens of microseconds on a virtual machine (issue 15).  */
 static enum dumper_status
 copy_section (const struct pdump_view *view, enum pdump_section_kind kind,
-              const unsigned char *base, unsigned char **copy,
-              const struct pdump_load_request *req)
+              const unsigned char *base, int fd, uint64_t origin,
+              unsigned char **copy, const struct pdump_load_request *req)
 {
   const struct pdump_section *s = &view->sections[kind];
   *copy = malloc (s->size ? (size_t) s->size : 1);
   if (*copy == NULL)
     return fail_file (req, DUMPER_E_NOMEM,
                       "out of memory for the image's tables", 0);
-  memcpy (*copy, base + s->offset, (size_t) s->size);
+  if (fd < 0)
+    memcpy (*copy, base + s->offset, (size_t) s->size);
+  else if (s->size && !pdump_read_exact (fd, *copy, (size_t) s->size,
+                                         origin + s->offset))
+    /* The header was checked against the file's size: it was cut while
+       it was loaded, as the SIGBUS guard would have found.  */
+    return errno ? fail_file (req, DUMPER_E_IO, "cannot read the image", errno)
+                 : fail_file (req, DUMPER_E_IMAGE_CORRUPT, shorter_in_load, 0);
   return DUMPER_OK;
 }
 
@@ -668,7 +686,6 @@ struct load
   bool placed;                  /* place.region is ours to unmap */
   bool at_preferred;            /* at the image's preferred base */
   bool fell_back;               /* base mode fixed, placed elsewhere */
-  struct pdump_boot boot;       /* base mode boot */
   bool boot_hit;                /* loading the boot cache at its base */
   bool boot_write;              /* loading the image at the boot base,
                                    writing the cache */
@@ -688,6 +705,9 @@ struct load
   size_t mark_bytes;
   struct pdump_entry *entries;
   struct pdump_stats stats;
+  /* Last: most of it is path buffers a load writes only the start of
+     (pdump_boot_init; pdump_load zeroes what comes before).  */
+  struct pdump_boot boot;       /* base mode boot */
 };
 
 /* The file truncated under the mapping.  A page of a file mapping with
@@ -758,10 +778,10 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   *entries_out = NULL;
   *entry_count = 0;
   struct load load;
-  memset (&load, 0, sizeof load);
+  memset (&load, 0, offsetof (struct load, boot));
+  pdump_boot_init (&load.boot);
   load.req = req;
   load.place.fd = -1;
-  load.boot.lock_fd = -1;
   enum dumper_status status;
   if (sigsetjmp (guard.jump, 1) == 0)
     {
@@ -779,9 +799,7 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
       munmap (guard.saved_place.region, guard.saved_place.region_size);
       if (guard.saved_place.fd >= 0)
         close (guard.saved_place.fd);
-      status = fail_file (req, DUMPER_E_IMAGE_CORRUPT,
-                          "the file became shorter while it was loaded "
-                          "(changed in place; replace images by rename)", 0);
+      status = fail_file (req, DUMPER_E_IMAGE_CORRUPT, shorter_in_load, 0);
     }
   bus_guard = NULL;
   if (installed)
@@ -838,12 +856,19 @@ find_image (struct load *l)
   return DUMPER_OK;
 }
 
+/* The bytes of the header and section table: all pdump_check_header
+   reads.  Read no more: every page of the stack a load touches is a
+   page fault.  */
+#define HEADER_BYTES \
+  (sizeof (struct pdump_header) \
+   + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section))
+
 /* Step: the header and section table, which sit in the first page.  */
 static enum dumper_status
 read_header (struct load *l)
 {
   const struct pdump_load_request *req = l->req;
-  unsigned char first[4096];
+  unsigned char first[HEADER_BYTES];
   size_t available = l->length < sizeof first ? (size_t) l->length : sizeof first;
   if (available && !pdump_read_exact (l->place.fd, first, available,
                                       l->place.origin))
@@ -908,10 +933,11 @@ boot_prepare (struct load *l)
   int fd = pdump_boot_open (&l->boot);
   if (fd >= 0)
     {
-      unsigned char first[4096];
+      unsigned char first[HEADER_BYTES];
       struct stat st;
       struct pdump_view cache;
-      char detail[sizeof l->boot.reason - 64] = "cannot read its header";
+      char detail[512];
+      snprintf (detail, sizeof detail, "cannot read its header");
       bool header_ok = fstat (fd, &st) == 0 && st.st_size >= (off_t) sizeof first
         && pdump_read_exact (fd, first, sizeof first, 0)
         && pdump_check_header (first, sizeof first, (uint64_t) st.st_size,
@@ -980,30 +1006,47 @@ static enum dumper_status
 copy_tables (struct load *l)
 {
   const unsigned char *base = l->place.base;
+  /* A file mapping holds the file's bytes: read them from the file.  */
+  int fd = l->place.method == PDUMP_LOAD_MAP ? l->place.fd : -1;
+  uint64_t origin = l->place.origin;
   enum dumper_status status
-    = copy_section (&l->view, PDUMP_SECTION_REGISTRY, base,
+    = copy_section (&l->view, PDUMP_SECTION_REGISTRY, base, fd, origin,
                     &l->tables.registry, l->req);
   if (status == DUMPER_OK)
-    status = copy_section (&l->view, PDUMP_SECTION_SCALAR_DATA, base,
-                           &l->tables.scalars, l->req);
+    status = copy_section (&l->view, PDUMP_SECTION_SCALAR_DATA, base, fd,
+                           origin, &l->tables.scalars, l->req);
   if (status == DUMPER_OK)
-    status = copy_section (&l->view, PDUMP_SECTION_RELOC_CODE, base,
-                           &l->tables.code_relocs, l->req);
+    status = copy_section (&l->view, PDUMP_SECTION_RELOC_CODE, base, fd,
+                           origin, &l->tables.code_relocs, l->req);
   return status;
 }
 
-/* The HOT pages holding a word of RELOC_EXE or RELOC_CODE (both sorted,
-   checked by pdump_verify): the only HOT pages the loader writes when
-   the image lies at its preferred base.  */
+#ifndef MADV_POPULATE_WRITE
+# define MADV_POPULATE_WRITE 23         /* Linux 5.14 */
+#endif
+
+/* The HOT pages holding a word of RELOC_EXE or RELOC_CODE (both sorted;
+   checked by pdump_verify, but not yet when POPULATE is set): the only
+   HOT pages the loader writes when the image lies at its preferred
+   base.  With POPULATE (HOT's first byte), also break copy-on-write of
+   each run of those pages in one call before the relocations write
+   them: a write fault costs about 14 us a page on a virtual machine
+   (the exception and the shadow page table), the kernel's own copy a
+   fraction of that (issue 15).  Pages past HOT are never touched (the
+   tables are not checked yet); a kernel without MADV_POPULATE_WRITE
+   refuses it, and the writes fault as before.  */
 static uint64_t
-count_exe_pages (const struct pdump_view *view, const unsigned char *base,
-                 const unsigned char *code_relocs)
+exe_pages (const struct pdump_view *view, const unsigned char *base,
+           const unsigned char *code_relocs, unsigned char *populate)
 {
   const unsigned char *exe = base + view->sections[PDUMP_SECTION_RELOC_EXE].offset;
   uint64_t exe_count = view->sections[PDUMP_SECTION_RELOC_EXE].count;
   uint64_t code_count = view->sections[PDUMP_SECTION_RELOC_CODE].count;
-  uint64_t words_per_page = (uint64_t) sysconf (_SC_PAGESIZE) / PDUMP_WORD_SIZE;
-  uint64_t i = 0, j = 0, pages = 0, last = UINT64_MAX;
+  uint64_t page_size = (uint64_t) sysconf (_SC_PAGESIZE);
+  uint64_t words_per_page = page_size / PDUMP_WORD_SIZE;
+  uint64_t hot_pages = (view->sections[PDUMP_SECTION_HOT].size + page_size - 1)
+                       / page_size;
+  uint64_t i = 0, j = 0, pages = 0, last = UINT64_MAX, run_start = 0;
   while (i < exe_count || j < code_count)
     {
       uint32_t e = UINT32_MAX, c = UINT32_MAX;
@@ -1016,12 +1059,22 @@ count_exe_pages (const struct pdump_view *view, const unsigned char *base,
         i++;
       else
         j++;
-      if (w / words_per_page != last)
-        {
-          last = w / words_per_page;
-          pages++;
-        }
+      uint64_t page = w / words_per_page;
+      if (page == last)
+        continue;
+      if (populate && pages > 0 && page != last + 1 && last < hot_pages)
+        (void) madvise (populate + run_start * page_size,
+                        (size_t) ((last + 1 - run_start) * page_size),
+                        MADV_POPULATE_WRITE);
+      if (pages == 0 || page != last + 1)
+        run_start = page;
+      last = page;
+      pages++;
     }
+  if (populate && pages > 0 && last < hot_pages)
+    (void) madvise (populate + run_start * page_size,
+                    (size_t) ((last + 1 - run_start) * page_size),
+                    MADV_POPULATE_WRITE);
   return pages;
 }
 
@@ -1122,11 +1175,19 @@ verify_image (struct load *l)
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
+  if (status == DUMPER_OK && place->method == PDUMP_LOAD_MAP)
+    {
+      /* HOT is the file's, copied on write: break that for the pages the
+         relocations will write, in as few calls as possible.  */
+      (void) exe_pages (&l->view, place->base, l->tables.code_relocs,
+                        place->base + l->view.sections[PDUMP_SECTION_HOT].offset);
+    }
   if (status == DUMPER_OK)
     status = pdump_verify (&vr);
   l->vr = vr;
   if (status == DUMPER_OK)
-    l->exe_pages = count_exe_pages (&l->view, place->base, l->tables.code_relocs);
+    l->exe_pages = exe_pages (&l->view, place->base, l->tables.code_relocs,
+                              NULL);
   if (place->hot_unpack)
     {
       /* relocate reports a failed fill as a read error; give the
@@ -1204,7 +1265,15 @@ commit (struct load *l)
   const struct placement *place = &l->place;
   unsigned char *base = place->base;
   uint64_t size = view->header.image_size;
-  munmap (base + view->discard_start, size - view->discard_start);
+  /* The discardable part goes, but from a file mapping (base modes fixed
+     and boot): there its pages are the page cache's, read and never
+     written, so they hold no memory of this process's own, while
+     unmapping the few the load read costs a TLB flush, 80-130 us on a
+     virtual machine, a tenth of a boot-cache load (issue 15).  The
+     process's exit, or pdump_unload, unmaps them with the rest.  */
+  bool keep_tables = place->method == PDUMP_LOAD_MAP;
+  if (!keep_tables)
+    munmap (base + view->discard_start, size - view->discard_start);
   if (place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK)
     {
       unsigned char *region_end = place->region + place->region_size;
@@ -1222,7 +1291,7 @@ commit (struct load *l)
   __lsan_register_root_region (base + view->objects_start, span);
 #endif
   loaded_base = base;
-  loaded_size = (size_t) view->discard_start;
+  loaded_size = (size_t) (keep_tables ? size : view->discard_start);
   pdump_range_.start = (uintptr_t) base + view->objects_start;
   pdump_range_.end = pdump_range_.start + span;
   pdump_range_.mark_bits = l->marks;
