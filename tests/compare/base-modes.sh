@@ -19,10 +19,12 @@
 check_builds
 
 # The wrapper: DUMPER_PDUMP_BASE=fixed becomes $WRAP_FIXED; it notes the
-# runtime directory each start got in $T/xdg.seen.
+# runtime directory each start got in $T/xdg.seen, and its base mode and
+# COLD verification variables in $T/env.seen.
 cat > "$T/wrap" <<WRAP
 #!/bin/sh
 echo "\$XDG_RUNTIME_DIR" >> "$T/xdg.seen"
+echo "base=\$DUMPER_PDUMP_BASE cold=\$DUMPER_PDUMP_COLD" >> "$T/env.seen"
 case \$DUMPER_PDUMP_BASE in
   fixed) DUMPER_PDUMP_BASE=\$WRAP_FIXED; export DUMPER_PDUMP_BASE ;;
 esac
@@ -65,7 +67,7 @@ begin "a refused base mode: exit 4, its row marked refused with the host's messa
 WRAP_FIXED=bogus run refused
 expect_lines refused 4 \
   'out:^ *pdump-fixed: NOT MEASURED: the host refused base mode fixed \(exit status 64: .*DUMPER_PDUMP_BASE=bogus' \
-  'out:^    1  pdump-fixed  fixed    refused by the host: exit status 64' \
+  'out:^    1  pdump-fixed +fixed +refused by the host: exit status 64' \
   'err:pdump-fixed: the host refused DUMPER_PDUMP_BASE=fixed' \
   'err:pdump-fixed was not measured: the host refused base mode fixed' \
   'json:"pdump-fixed": \{"asked": "fixed", .*"refused": "exit status 64: '
@@ -108,6 +110,43 @@ esac
 left=`sort -u "$T/xdg.seen" | while read d; do [ -e "$d" ] && echo "$d"; done`
 if [ "$dirs" -eq 2 ] && [ "$where" = ok ] && [ -z "$left" ]; then pass
 else fail "$dirs directories, the first \`$where', left behind: $left"; fi
+
+# fixed-cb (issue 15): base mode fixed with COLD verified once per boot,
+# the second variable named by the host's cold-env.
+begin "fixed-cb: its starts get DUMPER_PDUMP_BASE=fixed and DUMPER_PDUMP_COLD=boot, no other row's"
+: > "$T/env.seen"
+WRAP_FIXED=fixed run cb --base-mode fixed-cb
+cb_starts=`grep -c '^base=fixed cold=boot$' "$T/env.seen"`
+others=`grep -v '^base=fixed cold=boot$' "$T/env.seen" | grep -c 'cold=.'`
+if [ $st -eq 0 ] && [ "$cb_starts" -gt 2 ] && [ "$others" -eq 0 ] \
+   && grep -qE '^    1  pdump-fixed-cb +fixed +preferred +yes +[0-9]' "$T/cb.out" \
+   && grep -qE '^    1  pdump-fixed-cb +[0-9]+ ' "$T/cb.out" \
+   && grep -q '"pdump-fixed-cb": {"asked": "fixed", "reported": "fixed"' "$T/cb.json" \
+   && ! grep -qE 'pdump-(fixed|boot)[" ]' "$T/cb.out" "$T/cb.json"
+then pass
+else show cb; cat "$T/env.seen" | sort | uniq -c; fail "status $st, $cb_starts fixed-cb starts, $others others with a cold variable"; fi
+
+begin "fixed-cb: the JSON of it reads back to the same tables"
+if "$TOOL" --load "$T/cb.json" > "$T/cb-again.out" && cmp -s "$T/cb.out" "$T/cb-again.out"
+then pass
+else diff "$T/cb.out" "$T/cb-again.out" | head; fail "differs"; fi
+
+begin "a host without cold-env: no fixed-cb row, the others as asked"
+sed '/^cold-env/d' "$T/wrap.host" > "$T/nocold.host"
+WRAP_FIXED=fixed "$TOOL" --host "$T/nocold.host" --none "$NONE_DIR" --pdumper "$PDUMPER_DIR" --scale 1 \
+  --runs 1 --procs 0 --base-mode fixed,fixed-cb --quiet > "$T/nocold.out" 2> "$T/nocold.err"
+st=$?
+if [ $st -eq 0 ] && ! grep -q 'pdump-fixed-cb' "$T/nocold.out" \
+   && grep -qE '^    1  pdump-fixed +fixed +preferred +yes ' "$T/nocold.out"
+then pass
+else show nocold; fail "status $st"; fi
+
+begin "--base-mode fixed-b: not a base mode, the names listed (64)"
+"$TOOL" --none "$NONE_DIR" --pdumper "$PDUMPER_DIR" --base-mode fixed-b > "$T/bad.out" 2> "$T/bad.err"
+st=$?
+if [ $st -eq 64 ] && grep -q "fixed-b' is not a base mode (random, fixed, fixed-cb, boot)" "$T/bad.err"
+then pass
+else cat "$T/bad.err"; fail "status $st"; fi
 
 begin "--base-mode random: no base-mode row; --procs 0: no memory section"
 WRAP_FIXED=bogus PROCS=0 run plain --base-mode random

@@ -160,16 +160,25 @@ begin "a row per base mode, with the base mode and placement the host reports"
 # preferred range may be taken: then `fallback', and the row must say NO.
 runtime=`ls -d "$W"/runtime.* | head -1`
 place () {
-  XDG_RUNTIME_DIR=$runtime DUMPER_PDUMP_BASE=$1 "$PDUMPER_DIR/host/dlisp" \
+  XDG_RUNTIME_DIR=$runtime DUMPER_PDUMP_BASE=$1 DUMPER_PDUMP_COLD=${2:-full} \
+    "$PDUMPER_DIR/host/dlisp" \
     --dump-file="$W/scale-1/image.pdmp" --load-stats | sed -n 's/^pdump-placement: //p'
+}
+# row_mode ROW: the base mode and COLD verification a pdump row asks
+# for, "MODE COLD" (pdump-fixed-cb: fixed, COLD verified once per boot).
+row_mode () {
+  case $1 in
+    pdump) echo random full ;;
+    pdump-fixed-cb) echo fixed boot ;;
+    *) echo "${1#pdump-} full" ;;
+  esac
 }
 sed -n '/^pdump start-up per base mode/,/^base:/p' "$T/out" > "$T/base"
 bad=
 awk '$1 == 1 && $2 == "unexec"' "$T/base" | grep -q . || bad="no unexec row;"
 for row in pdump $base_rows; do
-  mode=${row#pdump-}
-  [ $row = pdump ] && mode=random
-  p=`place $mode`
+  mode=`row_mode $row | cut -d' ' -f1`
+  p=`place \`row_mode $row\``
   ok=yes
   [ "$p" = fallback ] && ok=NO
   got=`awk -v r=$row '$1 == 1 && $2 == r { print $3, $4, $5 }' "$T/base"`
@@ -216,7 +225,7 @@ done
 rd=`json_figure pdump mem_private_dirty_kb`
 for m in $base_rows; do
   d=`json_figure $m mem_private_dirty_kb`
-  if [ "`place ${m#pdump-}`" != fallback ] && [ -n "$d" ] && [ -n "$rd" ] && [ "$d" -ge "$rd" ]
+  if [ "`place \`row_mode $m\``" != fallback ] && [ -n "$d" ] && [ -n "$rd" ] && [ "$d" -ge "$rd" ]
   then bad="$bad $m dirties $d KiB, pdump $rd KiB;"; fi
 done
 [ -z "$bad" ] && pass || { sed 's/^/    | /' "$T/mem"; fail "$bad"; }

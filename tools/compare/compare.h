@@ -52,19 +52,24 @@ enum
 };
 
 /* The pdump base modes measured as rows of their own beside `pdump'
-   (issue 15): X (ENUM, ROW NAME, VALUE OF THE HOST'S base-env VARIABLE).
-   The `pdump' row itself is the random one (compare_base_rows[0]).
-   Adding a base mode is adding one line here.  */
+   (issue 15): X (ENUM, ROW NAME, --base-mode NAME, VALUE OF THE HOST'S
+   base-env VARIABLE, VALUE OF ITS cold-env VARIABLE or NULL: the
+   host's default COLD verification).  The `pdump' row itself is the
+   random one (compare_base_rows[0]).  Adding a base mode is adding one
+   line here.  fixed-cb: base mode fixed with COLD verified once per
+   boot (doc/format.md, "COLD verification"), what bench/base-modes.sh
+   calls fixed-cb.  */
 #define COMPARE_BASE_ROWS(X) \
-  X (COMPARE_PDUMP_FIXED, "pdump-fixed", "fixed") \
-  X (COMPARE_PDUMP_BOOT, "pdump-boot", "boot")
+  X (COMPARE_PDUMP_FIXED, "pdump-fixed", "fixed", "fixed", NULL) \
+  X (COMPARE_PDUMP_FIXED_CB, "pdump-fixed-cb", "fixed-cb", "fixed", "boot") \
+  X (COMPARE_PDUMP_BOOT, "pdump-boot", "boot", "boot", NULL)
 
 /* The ways a host gets its heap -- the rows of the tables.  The first
    three have a build directory of their own (--none, --unexec,
    --pdumper); the base-mode rows start from the pdump image with the
    host's base-mode variable set; EMBEDDED uses the pdumper build and
    the pdump image.  The order is the order of the rows.  */
-#define COMPARE_BASE_ENUM(e, name, value) e,
+#define COMPARE_BASE_ENUM(e, name, key, value, cold) e,
 enum compare_mode
 {
   COMPARE_COLD,
@@ -77,12 +82,15 @@ enum compare_mode
 #undef COMPARE_BASE_ENUM
 #define COMPARE_DIR_COUNT 3
 
-/* A row started from the pdump image in a base mode: its mode and the
-   value of the base-env variable.  */
+/* A row started from the pdump image in a base mode: its mode, its
+   name for --base-mode, the value of the base-env variable and of the
+   cold-env variable (NULL: not set).  */
 struct compare_base_row
 {
   enum compare_mode mode;
+  const char *key;
   const char *value;
+  const char *cold;
 };
 extern const struct compare_base_row compare_base_rows[];
 extern const size_t compare_base_row_count;
@@ -90,6 +98,9 @@ extern const size_t compare_base_row_count;
 /* The value of MODE's base-env variable, or NULL when MODE is not a
    base-mode row (`pdump' is: random).  */
 const char *compare_base_value (int mode);
+
+/* The value of MODE's cold-env variable, or NULL when MODE sets none.  */
+const char *compare_base_cold (int mode);
 
 /* True for the rows that start from the pdump image with a base mode
    of their own (not `pdump').  They use pdump's build, image and
@@ -163,6 +174,7 @@ enum compare_step
   COMPARE_STEP_HEAP_DUMP,       /* ... to write the heap dump {file} */
   COMPARE_STEP_STATS,           /* ... to print `key: value' figures */
   COMPARE_STEP_BASE_ENV,        /* the variable naming the pdump base mode */
+  COMPARE_STEP_COLD_ENV,        /* ... naming its COLD verification */
   COMPARE_STEP_IDLE,            /* the line that an idle start answers */
   COMPARE_STEP_IDLE_ARGS,       /* words added to make a start wait */
   COMPARE_STEP_COUNT

@@ -41,12 +41,14 @@ const char compare_builtin_host[] =
 "heap-dump     --heap-dump {file}\n"
 "stats         --stats\n"
 "base-env      DUMPER_PDUMP_BASE\n"
+"cold-env      DUMPER_PDUMP_COLD\n"
 "idle          t\n";
 
 static const char *const step_keys[COMPARE_STEP_COUNT] = {
   "cold", "unexec-dump", "unexec-start", "unexec-input", "pdump-dump",
   "pdump-start", "pdump-floor", "embed", "embedded-start", "embedded-input",
-  "batch", "digest", "heap-dump", "stats", "base-env", "idle", "idle-args",
+  "batch", "digest", "heap-dump", "stats", "base-env", "cold-env", "idle",
+  "idle-args",
 };
 
 /* The steps a mode needs (ending in COMPARE_STEP_COUNT).  The base-mode
@@ -451,21 +453,29 @@ compare_host_load (struct compare_host *h, const struct compare_options *o)
         }
     }
   /* A row per base mode asked for, when pdump runs and the host names
-     the variable that chooses the base mode.  */
+     the variable that chooses the base mode (and the one that chooses
+     COLD's verification, for a row that sets it).  */
   for (size_t i = 0; i < compare_base_row_count; i++)
     {
       int m = compare_base_rows[i].mode;
       if (compare_base_row_p (m))
         h->enabled[m] = h->enabled[COMPARE_PDUMP] && o->base_rows[m]
-                        && h->steps[COMPARE_STEP_BASE_ENV].count > 0;
+                        && h->steps[COMPARE_STEP_BASE_ENV].count > 0
+                        && (compare_base_rows[i].cold == NULL
+                            || h->steps[COMPARE_STEP_COLD_ENV].count > 0);
     }
-  if (h->steps[COMPARE_STEP_BASE_ENV].count > 1
-      || (h->steps[COMPARE_STEP_BASE_ENV].count
-          && strchr (h->steps[COMPARE_STEP_BASE_ENV].items[0], '=')))
+  static const enum compare_step env_steps[] = { COMPARE_STEP_BASE_ENV,
+                                                 COMPARE_STEP_COLD_ENV };
+  for (size_t i = 0; i < sizeof env_steps / sizeof env_steps[0]; i++)
     {
-      compare_error ("%s: `base-env' takes one word, the name of an environment variable",
-                     o->host_file ? o->host_file : "built-in host");
-      return COMPARE_EXIT_DATA;
+      const struct compare_words *w = &h->steps[env_steps[i]];
+      if (w->count > 1 || (w->count && strpbrk (w->items[0], "= ")))
+        {
+          compare_error ("%s: `%s' takes one word, the name of an environment variable",
+                         o->host_file ? o->host_file : "built-in host",
+                         step_keys[env_steps[i]]);
+          return COMPARE_EXIT_DATA;
+        }
     }
   if (!h->enabled[COMPARE_COLD])
     return compare_usage_error ("the host description has no usable `cold' command%s",

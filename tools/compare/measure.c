@@ -82,7 +82,8 @@ struct scale_run
   struct compare_scale *out;
   char dir[PATH_MAX];
   char artifact[COMPARE_MODE_COUNT][PATH_MAX];
-  char *env[COMPARE_MODE_COUNT];       /* a start's `VAR=base mode', or NULL */
+  char *env[COMPARE_MODE_COUNT];       /* a start's `VAR=base mode' (and
+                                          ` VAR=cold check'), or NULL */
   bool refused[COMPARE_MODE_COUNT];    /* its base mode refused: not measured */
   struct compare_samples samples[COMPARE_MODE_COUNT][COMPARE_FIG_COUNT];
 };
@@ -663,7 +664,9 @@ measure_memory (struct scale_run *s)
 }
 
 /* The `VAR=VALUE' of each row with a base mode, when the host names its
-   base-mode variable.  */
+   base-mode variable, followed by ` COLDVAR=VALUE' for a row that sets
+   COLD's verification (host.c enables such a row only when the host
+   names that variable).  */
 static void
 set_base_env (struct scale_run *s)
 {
@@ -671,16 +674,21 @@ set_base_env (struct scale_run *s)
   char *var = compare_host_line (s->host, COMPARE_STEP_BASE_ENV, &v);
   if (var == NULL)
     return;
+  char *cold_var = compare_host_line (s->host, COMPARE_STEP_COLD_ENV, &v);
   for (int m = 0; m < COMPARE_MODE_COUNT; m++)
     {
       const char *value = compare_base_value (m);
       if (value == NULL || !s->host->enabled[m])
         continue;
-      size_t size = strlen (var) + strlen (value) + 2;
+      const char *cold = cold_var ? compare_base_cold (m) : NULL;
+      size_t size = strlen (var) + strlen (value) + 2
+                    + (cold ? strlen (cold_var) + strlen (cold) + 2 : 0);
       s->env[m] = tool_xmalloc (size);
-      snprintf (s->env[m], size, "%s=%s", var, value);
+      snprintf (s->env[m], size, "%s=%s%s%s%s%s", var, value, cold ? " " : "",
+                cold ? cold_var : "", cold ? "=" : "", cold ? cold : "");
       snprintf (s->out->base[m].asked, sizeof s->out->base[m].asked, "%s", value);
     }
+  free (cold_var);
   free (var);
 }
 

@@ -18,7 +18,7 @@
 
 static const char *const program_name = "dumper-compare";
 
-#define COMPARE_BASE_NAME(e, name, value) [e] = name,
+#define COMPARE_BASE_NAME(e, name, key, value, cold) [e] = name,
 const char *const compare_mode_names[COMPARE_MODE_COUNT] = {
   [COMPARE_COLD] = "cold", [COMPARE_UNEXEC] = "unexec", [COMPARE_PDUMP] = "pdump",
   COMPARE_BASE_ROWS (COMPARE_BASE_NAME)
@@ -35,7 +35,7 @@ base_mode_list (void)
   list[0] = '\0';
   for (size_t i = 1; i < compare_base_row_count && n < sizeof list; i++)
     n += (size_t) snprintf (list + n, sizeof list - n, "%s%s", i > 1 ? ", " : "",
-                            compare_base_rows[i].value);
+                            compare_base_rows[i].key);
   return list;
 }
 
@@ -204,15 +204,15 @@ add_base_modes (struct compare_options *o, const char *text)
       size_t len = strcspn (p, ",");
       bool known = false;
       for (size_t i = 0; i < compare_base_row_count; i++)
-        if (strlen (compare_base_rows[i].value) == len
-            && strncmp (p, compare_base_rows[i].value, len) == 0)
+        if (strlen (compare_base_rows[i].key) == len
+            && strncmp (p, compare_base_rows[i].key, len) == 0)
           {
             o->base_rows[compare_base_rows[i].mode] = true;
             known = true;
           }
       if (!known)
         return compare_usage_error ("--base-mode: `%.*s' is not a base mode (%s, %s)",
-                                    (int) len, p, compare_base_rows[0].value,
+                                    (int) len, p, compare_base_rows[0].key,
                                     base_mode_list ());
       if (p[len] == '\0')
         return -1;

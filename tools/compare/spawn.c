@@ -2,8 +2,9 @@
 /* tools/compare/spawn.c: running child processes and measuring them.
 
    Owns: posix_spawn with the child's standard streams redirected (to
-   files, or to pipes for a child that keeps running), the one variable
-   a child's environment may get (the base mode of a pdump start), the
+   files, or to pipes for a child that keeps running), the variables a
+   child's environment may get (the base mode of a pdump start, and its
+   COLD verification), the
    wall clock around a run (CLOCK_MONOTONIC, from just before the spawn
    to the reaping), and the child's own resource usage from wait4: peak
    resident set (ru_maxrss) and minor page faults (ru_minflt).  The
@@ -37,24 +38,47 @@ extern char **environ;
 
 volatile sig_atomic_t compare_interrupted;
 
-/* The environment with ENV_SET (`NAME=VALUE') in place of NAME's value;
-   environ itself when ENV_SET is NULL.  Free with free() when it is not
-   environ (the strings are environ's and ENV_SET).  */
-static char **
-child_environ (const char *env_set)
+/* Whether the environment string ENTRY sets a variable that ENV_SET
+   (`NAME=VALUE NAME=VALUE ...') sets.  */
+static bool
+set_by (const char *entry, const char *env_set)
 {
+  for (const char *a = env_set; *a; )
+    {
+      size_t name_len = strcspn (a, "=");
+      if (strncmp (entry, a, name_len) == 0 && entry[name_len] == '=')
+        return true;
+      a += strcspn (a, " ");
+      a += strspn (a, " ");
+    }
+  return false;
+}
+
+/* The environment with each assignment of ENV_SET (`NAME=VALUE', several
+   separated by a space; values without spaces) in place of NAME's
+   value; environ itself when ENV_SET is NULL.  Free the vector and its
+   last entry (*OWN, the copy of ENV_SET the assignments point into)
+   when it is not environ.  */
+static char **
+child_environ (const char *env_set, char **own)
+{
+  *own = NULL;
   if (env_set == NULL)
     return environ;
-  size_t name_len = strcspn (env_set, "=");
-  size_t count = 0;
+  size_t count = 0, set_count = 1;
   while (environ[count])
     count++;
-  char **env = tool_xmalloc ((count + 2) * sizeof *env);
+  for (const char *c = env_set; *c; c++)
+    set_count += *c == ' ';
+  char **env = tool_xmalloc ((count + set_count + 1) * sizeof *env);
   size_t n = 0;
   for (size_t i = 0; i < count; i++)
-    if (!(strncmp (environ[i], env_set, name_len) == 0 && environ[i][name_len] == '='))
+    if (!set_by (environ[i], env_set))
       env[n++] = environ[i];
-  env[n++] = (char *) env_set;
+  *own = tool_xstrdup (env_set);
+  char *save = NULL;
+  for (char *a = strtok_r (*own, " ", &save); a; a = strtok_r (NULL, " ", &save))
+    env[n++] = a;
   env[n] = NULL;
   return env;
 }
@@ -91,12 +115,14 @@ start (char *const *argv, const char *env_set, int in_fd, const char *in_path, i
       errno = rc;
       return -1;
     }
-  char **env = child_environ (env_set);
+  char *own;
+  char **env = child_environ (env_set, &own);
   *started = common_now ();
   rc = posix_spawnp (pid, argv[0], &actions, NULL, argv, env);
   posix_spawn_file_actions_destroy (&actions);
   if (env != environ)
     free (env);
+  free (own);
   if (rc != 0)
     {
       errno = rc;

@@ -56,9 +56,9 @@ const struct compare_figure_info compare_figures[COMPARE_FIG_COUNT] = {
   [COMPARE_FIG_MEM_PSS_KB] = { "mem_pss_kb", 0, true, false, false },
 };
 
-#define COMPARE_BASE_ENTRY(e, name, value) { e, value },
+#define COMPARE_BASE_ENTRY(e, name, key, value, cold) { e, key, value, cold },
 const struct compare_base_row compare_base_rows[] = {
-  { COMPARE_PDUMP, "random" },
+  { COMPARE_PDUMP, "random", "random", NULL },
   COMPARE_BASE_ROWS (COMPARE_BASE_ENTRY)
 };
 #undef COMPARE_BASE_ENTRY
@@ -70,6 +70,15 @@ compare_base_value (int mode)
   for (size_t i = 0; i < compare_base_row_count; i++)
     if ((int) compare_base_rows[i].mode == mode)
       return compare_base_rows[i].value;
+  return NULL;
+}
+
+const char *
+compare_base_cold (int mode)
+{
+  for (size_t i = 0; i < compare_base_row_count; i++)
+    if ((int) compare_base_rows[i].mode == mode)
+      return compare_base_rows[i].cold;
   return NULL;
 }
 
