@@ -16,6 +16,9 @@
 #   MEM_SCALES  scales of the memory section (default "1 4")
 #   TODAY       another pdumper build directory: a row `today' (its own
 #               image, its own loader, default base mode)
+#   TODAY_MODES base modes of TODAY with rows of their own, `today-MODE'
+#               (random, fixed, fixed-cb, boot; default none): the A/B of
+#               a loader change in every mode, interleaved
 #
 # Start-up: the wall time of `dlisp --batch --eval t' (measured with
 # bash's $EPOCHREALTIME, no fork for the clock), every mode in turn
@@ -39,6 +42,7 @@ COLD_RUNS=${COLD_RUNS:-5}
 PROCS=${PROCS:-16}
 MEM_SCALES=${MEM_SCALES:-"1 4"}
 TODAY=${TODAY:-}
+TODAY_MODES=${TODAY_MODES:-}
 abs () { [ -n "$1" ] && (cd "$1" && pwd); }
 PD=$(abs "$PD"); UX=$(abs "$UX"); NONE=$(abs "$NONE"); TODAY=$(abs "$TODAY")
 
@@ -73,7 +77,10 @@ prepare () {
 modes () {
   echo cold
   [ -n "$UX" ] && echo unexec
-  [ -n "$TODAY" ] && echo today
+  if [ -n "$TODAY" ]; then
+    echo today
+    for t in $TODAY_MODES; do echo today-$t; done
+  fi
   echo random fixed fixed-cb boot
 }
 
@@ -86,6 +93,8 @@ command_of () {
     cold) CMD=("$cold_exe" --no-dump-file --loadup-scale "$s") ;;
     unexec) CMD=("$d/dlisp-ux") ;;
     today) CMD=("$TODAY/host/dlisp" --dump-file="$d/today.pdmp") ;;
+    today-*) command_of "${m#today-}" "$s"
+             CMD=("$TODAY/host/dlisp" --dump-file="$d/today.pdmp") ;;
     random|fixed|boot) CMD=("$PD/host/dlisp" --dump-file="$d/dlisp.pdmp"); BASE=$m ;;
     # fixed with COLD verification boot (doc/format.md, "COLD
     # verification"): after the first start, no HOT pass either.
@@ -109,16 +118,24 @@ pct () {
 
 echo "dlisp start-up by mode: p50 and p99 of \`--batch --eval t' wall ms;"
 echo "$RUNS starts per mode (cold: $COLD_RUNS), modes interleaved; $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-8s %5s %9s %9s %8s %10s %10s  %s\n' scale mode runs p50-ms p99-ms p99/p50 p50/unexec p50/random placement
+printf '%-6s %-14s %5s %9s %9s %8s %10s %10s  %s\n' scale mode runs p50-ms p99-ms p99/p50 p50/unexec p50/random placement
 for s in $SCALES; do
   prepare "$s" || exit 1
   for m in $(modes); do : > "$tmp/$s.$m"; done
   # Base mode boot's first start of the image in this boot relocates it
   # and writes the cache; the timed starts after it map the cache.
+  # fixed-cb's first checks COLD and records that it did.  Neither is
+  # timed (boot's is reported below).
   t0=$EPOCHREALTIME
   run boot "$s" --batch --eval t > /dev/null || { echo "base-modes: boot failed at scale $s" >&2; exit 1; }
   t1=$EPOCHREALTIME
   boot_first=$(echo "$t0 $t1" | awk '{ printf "%.2f", ($2 - $1) * 1000 }')
+  for m in $(modes); do
+    case $m in
+      fixed-cb|today-boot|today-fixed-cb)
+        run $m "$s" --batch --eval t > /dev/null || { echo "base-modes: $m failed at scale $s" >&2; exit 1; } ;;
+    esac
+  done
   i=0
   while [ $i -lt "$RUNS" ]; do
     for m in $(modes); do
@@ -135,13 +152,13 @@ for s in $SCALES; do
   for m in $(modes); do
     p50=$(pct "$tmp/$s.$m" 50); p99=$(pct "$tmp/$s.$m" 99)
     place=
-    case $m in random|fixed|fixed-cb|boot|today)
+    case $m in random|fixed|fixed-cb|boot|today*)
       place=$(run $m "$s" --load-stats | sed -n 's/^pdump-placement: //p'),$(run $m "$s" --load-stats | sed -n 's/^pdump-huge-pages: //p' | cut -d' ' -f1-3) ;;
     esac
     [ $m = boot ] && place="$place; the first start (writes the cache) $boot_first ms, not in p50/p99"
     awk -v s="$s" -v m="$m" -v n="$(wc -l < "$tmp/$s.$m")" -v a="$p50" -v b="$p99" \
         -v u="$ux50" -v r="$r50" -v pl="$place" 'BEGIN {
-      printf "%-6s %-8s %5d %9.2f %9.2f %7.2fx %10s %10s  %s\n", s, m, n, a, b, b / a,
+      printf "%-6s %-14s %5d %9.2f %9.2f %7.2fx %10s %10s  %s\n", s, m, n, a, b, b / a,
         u ? sprintf ("%.2fx", a / u) : "-", sprintf ("%.2fx", a / r), pl }'
   done
 done
@@ -178,7 +195,7 @@ memory () {
 
 echo
 echo "memory per process, $PROCS processes of one mode at once (/proc/PID/smaps_rollup)"
-printf '%-6s %-8s %14s %10s %16s\n' scale mode private-dirty-KiB PSS-KiB dirty/unexec
+printf '%-6s %-14s %14s %10s %16s\n' scale mode private-dirty-KiB PSS-KiB dirty/unexec
 for s in $MEM_SCALES; do
   [ -d "$tmp/$s" ] || prepare "$s" || exit 1
   uxd=
@@ -187,6 +204,6 @@ for s in $MEM_SCALES; do
     read -r dirty pss < "$tmp/memory.out"
     [ $m = unexec ] && uxd=$dirty
     awk -v s="$s" -v m="$m" -v d="$dirty" -v p="$pss" -v u="$uxd" 'BEGIN {
-      printf "%-6s %-8s %14d %10d %16s\n", s, m, d, p, u ? sprintf ("%.2fx", d / u) : "-" }'
+      printf "%-6s %-14s %14d %10d %16s\n", s, m, d, p, u ? sprintf ("%.2fx", d / u) : "-" }'
   done
 done
