@@ -64,22 +64,28 @@ const struct compare_base_row compare_base_rows[] = {
 #undef COMPARE_BASE_ENTRY
 const size_t compare_base_row_count = sizeof compare_base_rows / sizeof compare_base_rows[0];
 
-const char *
-compare_base_value (int mode)
+/* MODE's entry of compare_base_rows, or NULL.  */
+static const struct compare_base_row *
+base_row (int mode)
 {
   for (size_t i = 0; i < compare_base_row_count; i++)
     if ((int) compare_base_rows[i].mode == mode)
-      return compare_base_rows[i].value;
+      return &compare_base_rows[i];
   return NULL;
+}
+
+const char *
+compare_base_value (int mode)
+{
+  const struct compare_base_row *row = base_row (mode);
+  return row ? row->value : NULL;
 }
 
 const char *
 compare_base_cold (int mode)
 {
-  for (size_t i = 0; i < compare_base_row_count; i++)
-    if ((int) compare_base_rows[i].mode == mode)
-      return compare_base_rows[i].cold;
-  return NULL;
+  const struct compare_base_row *row = base_row (mode);
+  return row ? row->cold : NULL;
 }
 
 bool
