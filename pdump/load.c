@@ -1305,19 +1305,23 @@ commit (struct load *l)
   const struct placement *place = &l->place;
   unsigned char *base = place->base;
   uint64_t size = view->header.image_size;
-  /* The discardable part goes, but from a file mapping (base modes fixed
-     and boot): there its pages are the page cache's, read and never
-     written, so they hold no memory of this process's own, while
-     unmapping the few the load read costs a TLB flush, 80-130 us on a
-     virtual machine, a tenth of a boot-cache load (issue 15).  The
-     process's exit, or pdump_unload, unmaps them with the rest.  */
-  bool keep_tables = place->method == PDUMP_LOAD_MAP;
+  /* The discardable part goes, but from a file mapping (methods map and
+     hybrid: base modes fixed and boot, and random's default): there its
+     pages are the page cache's, read and never written, so they hold no
+     memory of this process's own, while unmapping the ones the load
+     read costs a TLB flush, 80-130 us on a virtual machine, a tenth of
+     a boot-cache load (issue 15).  The process's exit, or pdump_unload,
+     unmaps them with the rest.  */
+  bool keep_tables = place->method == PDUMP_LOAD_MAP
+                     || place->method == PDUMP_LOAD_HYBRID;
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  unsigned char *kept_end = keep_tables
+    ? base + (size + page - 1) / page * page : base + view->discard_start;
   if (!keep_tables)
     munmap (base + view->discard_start, size - view->discard_start);
   if (place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK)
     {
       unsigned char *region_end = place->region + place->region_size;
-      unsigned char *kept_end = base + view->discard_start;
       if (base > place->region)
         munmap (place->region, (size_t) (base - place->region));
       if (region_end > kept_end)
