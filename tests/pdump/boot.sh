@@ -119,6 +119,29 @@ ok=no
 placed boot-cache && [ -n "$faults" ] && [ "$faults" -le 16 ] && ok=yes
 verdict $ok "$faults faults"
 
+# And it reads neither HOT nor COLD from the file (the cache was checked
+# when it was written): the process's read and pread bytes (/proc/PID/io
+# rchar of a REPL once it waits for input) stay far below COLD's 2 MiB.
+begin "a start from the cache reads at most 64 KiB (neither HOT nor COLD)"
+rm -f "$T/fifo"
+mkfifo "$T/fifo"
+XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+  < "$T/fifo" > /dev/null 2>&1 &
+pid=$!
+exec 7> "$T/fifo"
+n=0
+while [ $n -lt 200 ] && ! grep -q pipe_read "/proc/$pid/wchan" 2>/dev/null; do
+  sleep 0.05
+  n=`expr $n + 1`
+done
+read_bytes=`sed -n 's/^rchar: //p' "/proc/$pid/io"`
+exec 7>&-
+wait $pid
+echo "    $read_bytes bytes read"
+ok=no
+[ -n "$read_bytes" ] && [ "$read_bytes" -le 65536 ] && ok=yes
+verdict $ok "$read_bytes bytes read"
+
 begin "the base lies outside the image's preferred range and is in the base file"
 preferred=`DUMPER_PDUMP_BASE=random "$DLISP" --dump-file="$T/a.pdmp" --load-stats \
            | sed -n 's/^pdump-preferred-base: //p'`
