@@ -95,6 +95,16 @@ expect_status () {
   fi
 }
 
+# wait_on_pipe PID: wait (at most 10 s) until process PID blocks reading
+# a pipe, as a REPL does once it has started and waits for input.
+wait_on_pipe () {
+  _n=0
+  while [ $_n -lt 200 ] && ! grep -q pipe_read "/proc/$1/wchan" 2>/dev/null; do
+    sleep 0.05
+    _n=`expr $_n + 1`
+  done
+}
+
 finish () {
   _total=`expr $_t_pass + $_t_fail`
   echo "[==========] $_total test(s) run."

@@ -179,41 +179,37 @@ for how in $hows; do
 done
 if [ $ok = yes ]; then pass; else fail "a fixed load"; fi
 
-# dirty_kb MODE: private dirty KiB (smaps_rollup) of a dlisp REPL
-# started in base mode MODE, once it waits for input
-dirty_kb () {
+# repl_probe MODE FUNCTION: start a dlisp REPL in base mode MODE and,
+# once it waits for input, run FUNCTION with $pid the REPL's process;
+# then end the REPL
+repl_probe () {
   rm -f "$T/fifo"
   mkfifo "$T/fifo"
   DUMPER_PDUMP_BASE=$1 "$DLISP" --dump-file="$T/a.pdmp" < "$T/fifo" > /dev/null 2>&1 &
   pid=$!
   exec 7> "$T/fifo"
-  n=0
-  while [ $n -lt 200 ] && ! grep -q pipe_read "/proc/$pid/wchan" 2>/dev/null; do
-    sleep 0.05
-    n=`expr $n + 1`
-  done
-  sed -n 's/^Private_Dirty: *\([0-9]*\) kB/\1/p' "/proc/$pid/smaps_rollup"
+  wait_on_pipe $pid
+  $2
   exec 7>&-
   wait $pid
 }
 
+# dirty_kb MODE: private dirty KiB (smaps_rollup) of a REPL in MODE
+private_dirty () {
+  sed -n 's/^Private_Dirty: *\([0-9]*\) kB/\1/p' "/proc/$pid/smaps_rollup"
+}
+dirty_kb () {
+  repl_probe $1 private_dirty
+}
+
 # image_rss_kb MODE: resident KiB of the image's mappings (smaps) of a
-# dlisp REPL started in base mode MODE, once it waits for input
-image_rss_kb () {
-  rm -f "$T/fifo"
-  mkfifo "$T/fifo"
-  DUMPER_PDUMP_BASE=$1 "$DLISP" --dump-file="$T/a.pdmp" < "$T/fifo" > /dev/null 2>&1 &
-  pid=$!
-  exec 7> "$T/fifo"
-  n=0
-  while [ $n -lt 200 ] && ! grep -q pipe_read "/proc/$pid/wchan" 2>/dev/null; do
-    sleep 0.05
-    n=`expr $n + 1`
-  done
+# REPL in MODE
+image_rss () {
   awk '/^[0-9a-f]+-[0-9a-f]+ / { image = ($NF ~ /a\.pdmp$/) }
        image && /^Rss:/ { kb += $2 } END { print kb + 0 }' "/proc/$pid/smaps"
-  exec 7>&-
-  wait $pid
+}
+image_rss_kb () {
+  repl_probe $1 image_rss
 }
 
 # COLD's checksum (COLD verification full, the default) is computed from

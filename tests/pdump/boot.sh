@@ -129,11 +129,7 @@ XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
   < "$T/fifo" > /dev/null 2>&1 &
 pid=$!
 exec 7> "$T/fifo"
-n=0
-while [ $n -lt 200 ] && ! grep -q pipe_read "/proc/$pid/wchan" 2>/dev/null; do
-  sleep 0.05
-  n=`expr $n + 1`
-done
+wait_on_pipe $pid
 read_bytes=`sed -n 's/^rchar: //p' "/proc/$pid/io"`
 exec 7>&-
 wait $pid
