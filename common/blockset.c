@@ -143,8 +143,10 @@ bool
 common_blockset_number (struct common_blockset *set)
 {
   drop_numbers (set);
+#if SIZE_MAX > UINT32_MAX
   if (set->count > UINT32_MAX)
     return false;
+#endif
   set->numbers = malloc ((set->chunks.count ? set->chunks.count : 1)
                          * CHUNK_WORDS * sizeof *set->numbers);
   if (set->numbers == NULL)
