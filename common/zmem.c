@@ -2,7 +2,7 @@
 /* common/zmem.c: zero-filled memory that is cheap to grow (see zmem.h).
 
    Invariant: a block of at least ZMEM_MAP_MIN bytes is an anonymous
-   private mapping of exactly round_page (size) bytes; a smaller one is
+   private mapping of exactly map_size (size) bytes; a smaller one is
    from calloc.  Which one a block is follows from its size alone, so the
    caller passes the size back instead of the library keeping a header.  */
 
@@ -20,8 +20,16 @@
 /* Below this, calloc (which reuses freed memory) is cheaper than a
    system call.  */
 #define ZMEM_MAP_MIN ((size_t) 256 * 1024)
-/* Huge pages only pay when a table spans many of them.  */
-#define ZMEM_HUGE_MIN ((size_t) 8 * 1024 * 1024)
+/* From this size on a block is mapped in whole huge pages, which
+   costs address space only, and can have them (HUGE): a block touched
+   in full, such as the pdump writer's HOT window or its object table,
+   then takes one fault per 2 MiB.  On a virtual machine a 4 KiB page's
+   first touch costs 8-15 microseconds; 2 MiB of them cost 5 ms, and
+   one huge page about 0.3 ms (measured on the CI's machine kind).  At
+   most one partly used huge page per block is resident beyond its
+   size.  */
+#define ZMEM_HUGE_MIN ((size_t) 1024 * 1024)
+#define ZMEM_HUGE_PAGE ((size_t) 2 * 1024 * 1024)
 
 static size_t
 round_page (size_t size)
@@ -35,6 +43,17 @@ round_page (size_t size)
   return (size + page - 1) & ~(page - 1);
 }
 
+/* The length of the mapping of a SIZE-byte block (SIZE at least
+   ZMEM_MAP_MIN).  A multiple of the huge page size also gets a mapping
+   aligned to one, where the kernel can place it so.  */
+static size_t
+map_size (size_t size)
+{
+  if (size >= ZMEM_HUGE_MIN && size <= SIZE_MAX - ZMEM_HUGE_PAGE)
+    return (size + ZMEM_HUGE_PAGE - 1) & ~(ZMEM_HUGE_PAGE - 1);
+  return round_page (size);
+}
+
 static void
 advise (void *block, size_t size, bool huge)
 {
@@ -46,16 +65,34 @@ advise (void *block, size_t size, bool huge)
 #endif
 }
 
+/* Zero bytes [FROM, TO) of mapped BLOCK: whole pages go back to the
+   kernel (reading as zeros again, no longer resident).  */
+static void
+clear (unsigned char *block, size_t from, size_t to)
+{
+  size_t first = round_page (from);
+  size_t last = to & ~(round_page (1) - 1);
+  if (first >= last)
+    {
+      memset (block + from, 0, to - from);
+      return;
+    }
+  memset (block + from, 0, first - from);
+  if (madvise (block + first, last - first, MADV_DONTNEED) != 0)
+    memset (block + first, 0, last - first);
+  memset (block + last, 0, to - last);
+}
+
 void *
 common_zalloc (size_t size, bool huge)
 {
   if (size < ZMEM_MAP_MIN)
     return calloc (1, size ? size : 1);
-  void *block = mmap (NULL, round_page (size), PROT_READ | PROT_WRITE,
+  void *block = mmap (NULL, map_size (size), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (block == MAP_FAILED)
     return NULL;
-  advise (block, round_page (size), huge);
+  advise (block, map_size (size), huge);
   return block;
 }
 
@@ -67,11 +104,20 @@ common_zrealloc (void *block, size_t old_size, size_t new_size, bool huge)
   if (old_size >= ZMEM_MAP_MIN && new_size >= ZMEM_MAP_MIN)
     {
       /* Page tables move; new pages are the kernel's zero pages.  */
-      void *moved = mremap (block, round_page (old_size),
-                            round_page (new_size), MREMAP_MAYMOVE);
+      /* What stays mapped past a smaller size is cleared, so that
+         growing again finds zeros.  */
+      if (new_size < old_size)
+        {
+          size_t kept = map_size (new_size);
+          clear (block, new_size, kept < old_size ? kept : old_size);
+        }
+      if (map_size (old_size) == map_size (new_size))
+        return block;
+      void *moved = mremap (block, map_size (old_size),
+                            map_size (new_size), MREMAP_MAYMOVE);
       if (moved == MAP_FAILED)
         return NULL;
-      advise (moved, round_page (new_size), huge);
+      advise (moved, map_size (new_size), huge);
       return moved;
     }
   if (old_size < ZMEM_MAP_MIN && new_size < ZMEM_MAP_MIN)
@@ -103,7 +149,7 @@ common_zfree (void *block, size_t size)
   else
     {
       int saved = errno;
-      munmap (block, round_page (size));
+      munmap (block, map_size (size));
       errno = saved;
     }
 }

@@ -501,11 +501,14 @@ dump_and_exit (const struct options *o, const char *lisp_dir)
       if (ds->written)
         printf ("pdump-walk-seconds: %.6f\npdump-layout-seconds: %.6f\n"
                 "pdump-output-seconds: %.6f\npdump-objects: %llu\n"
-                "pdump-byte-blocks: %llu\npdump-numbered-objects: %llu\n",
+                "pdump-byte-blocks: %llu\npdump-numbered-objects: %llu\n"
+                "pdump-late-objects: %llu\npdump-late-written: %llu\n",
                 ds->walk_seconds, ds->layout_seconds, ds->output_seconds,
                 (unsigned long long) ds->object_count,
                 (unsigned long long) ds->byte_block_count,
-                (unsigned long long) ds->numbered_objects);
+                (unsigned long long) ds->numbered_objects,
+                (unsigned long long) ds->late_objects,
+                (unsigned long long) ds->late_written);
     }
   return 0;
 }

@@ -1015,7 +1015,7 @@ static unsigned char *
 current_copy (const struct pdump_walk *w)
 {
   if (w->current_late)
-    return w->late;
+    return w->late_copy;
   if (w->current->offset >= PDUMP_GROUP_BIAS)
     return w->group.bytes.data + (w->current->offset - PDUMP_GROUP_BIAS);
   return w->hot.bytes.data + (w->current->offset - w->hot.base);
@@ -1365,10 +1365,41 @@ hot_flush (struct pdump_walk *w, uint64_t end)
    1.2 MiB vector among them).  */
 #define LATE_KEEP ((size_t) 64 << 10)
 
-/* Make room for the copy of ITEM when the window has passed it.  */
+/* Late copies kept in the log in all, at most (scale 64 of dlisp has
+   100 thousand late objects in 3 MiB, most of it one large vector,
+   which goes to the file on its own).  */
+#define LATE_LOG_MAX ((uint64_t) 16 << 20)
+
+/* Make room for the copy of ITEM when the window has passed it: in the
+   log when it is small and the log has room (the last late_log_count
+   entry is then this copy's), else in w->late.  */
 static bool
 hot_late (struct pdump_walk *w, const struct pdump_work *item)
 {
+  uint64_t position = align_up (w->late_log.size, 8);
+  if (item->size < LATE_KEEP && position + item->size <= LATE_LOG_MAX)
+    {
+      if (w->late_log_count == w->late_log_capacity)
+        {
+          size_t capacity = w->late_log_capacity
+                            ? w->late_log_capacity * 2 : 1024;
+          struct pdump_late *lates
+            = common_zrealloc (w->lates,
+                               w->late_log_capacity * sizeof *lates,
+                               capacity * sizeof *lates, true);
+          if (lates == NULL)
+            goto nomem;
+          w->lates = lates;
+          w->late_log_capacity = capacity;
+        }
+      if (!buf_reserve (&w->late_log, position + item->size))
+        goto nomem;
+      w->late_log.size = position + item->size;
+      w->lates[w->late_log_count++]
+        = (struct pdump_late) { item->offset, item->size, position };
+      w->late_copy = w->late_log.data + position;
+      return true;
+    }
   if (item->size > w->late_capacity)
     {
       unsigned char *late = common_zrealloc (w->late, w->late_capacity,
@@ -1382,7 +1413,51 @@ hot_late (struct pdump_walk *w, const struct pdump_work *item)
       w->late = late;
       w->late_capacity = item->size;
     }
+  w->late_copy = w->late;
   return true;
+ nomem:
+  fail (w, DUMPER_E_NOMEM, "out of memory for the copy of a %" PRIu64
+        "-byte object", item->size);
+  return false;
+}
+
+static int
+late_order (const void *a, const void *b)
+{
+  uint64_t x = ((const struct pdump_late *) a)->offset;
+  uint64_t y = ((const struct pdump_late *) b)->offset;
+  return (x > y) - (x < y);
+}
+
+bool
+pdump_walk_overlay_late (const struct pdump_walk *w, unsigned char *chunk,
+                         uint64_t at, size_t size)
+{
+  /* The first copy ending past AT: copies do not overlap, so their
+     ends are in the same order as their starts.  */
+  size_t lo = 0, hi = w->late_log_count;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (w->lates[mid].offset + w->lates[mid].length <= at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  bool laid = false;
+  for (size_t i = lo; i < w->late_log_count && w->lates[i].offset < at + size;
+       i++)
+    {
+      const struct pdump_late *l = &w->lates[i];
+      uint64_t from = l->offset > at ? l->offset : at;
+      uint64_t end = l->offset + l->length < at + size
+                     ? l->offset + l->length : at + size;
+      memcpy (chunk + (from - at),
+              w->late_log.data + l->position + (from - l->offset),
+              (size_t) (end - from));
+      laid = true;
+    }
+  return laid;
 }
 
 /* Copy and trace everything on the stack.  */
@@ -1419,13 +1494,21 @@ drain (struct pdump_walk *w)
           if (item.offset + item.size > w->hot.base)
             {
               below = w->hot.base - item.offset;
-              memcpy (w->hot.bytes.data, w->late + below, item.size - below);
+              memcpy (w->hot.bytes.data, w->late_copy + below,
+                      item.size - below);
             }
-          int err = common_pwrite_fully (w->hot_fd, w->late, below,
-                                         w->hot_file_offset + item.offset);
-          if (err != 0)
-            fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
-                  "%s: cannot write the image: %s", w->output, strerror (err));
+          if (w->late_copy != w->late)   /* in the log: laid over later */
+            w->lates[w->late_log_count - 1].length = below;
+          else
+            {
+              int err = common_pwrite_fully (w->hot_fd, w->late, below,
+                                             w->hot_file_offset
+                                             + item.offset);
+              if (err != 0)
+                fail (w, err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO,
+                      "%s: cannot write the image: %s", w->output,
+                      strerror (err));
+            }
           w->late_count++;
           if (w->late_capacity > LATE_KEEP)
             {
@@ -1714,6 +1797,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   if (w->status == DUMPER_OK && w->hot_fd >= 0
       && w->hot.bytes.size > w->hot.base)
     hot_flush (w, w->hot.bytes.size);
+  if (w->status == DUMPER_OK && w->late_log_count > 1)
+    qsort (w->lates, w->late_log_count, sizeof *w->lates, late_order);
   if (w->status == DUMPER_OK && w->cold_fd >= 0 && cold_flush (w))
     w->cold_checksum = XXH3_64bits_digest (w->cold_hash);
   /* The layout needs no lookups by address: the map goes before it
@@ -1742,6 +1827,8 @@ pdump_walk_free (struct pdump_walk *w)
   area_free (&w->hot);
   area_free (&w->group);
   common_zfree (w->late, w->late_capacity);
+  buf_free (&w->late_log);
+  common_zfree (w->lates, w->late_log_capacity * sizeof *w->lates);
   buf_free (&w->cold);
   XXH3_freeState (w->cold_hash);
   free (w->code_targets);

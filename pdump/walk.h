@@ -101,6 +101,14 @@ struct pdump_block
                                stores 1 byte) */
 };
 
+/* A late object's copy in pdump_walk.late_log.  */
+struct pdump_late
+{
+  uint64_t offset;          /* in HOT */
+  uint64_t length;          /* bytes of it below the window */
+  uint64_t position;        /* in late_log */
+};
+
 /* A declared code target.  */
 struct pdump_code_target
 {
@@ -141,9 +149,18 @@ struct pdump_walk
   uint64_t hot_base;
   bool current_late;        /* the object being traced lies below
                                hot_base: its copy is in LATE */
-  unsigned char *late;
+  unsigned char *late;      /* the copy of a large one */
   size_t late_capacity;
+  unsigned char *late_copy; /* where the current late object's copy is */
   uint64_t late_count;      /* objects filled below hot_base */
+  /* The copies of smaller late objects, kept for write.c to lay over
+     HOT when it reads HOT back (pdump_walk_overlay_late), instead of a
+     write each: their bytes in LATE_LOG (each from an 8-aligned
+     position), where each lies in LATES, sorted by HOT offset when the
+     walk ends.  */
+  struct pdump_buf late_log;
+  struct pdump_late *lates;
+  size_t late_log_count, late_log_capacity;
   /* COLD, which only grows at its end, goes to COLD_FD (a nameless
      temporary file; write.c copies it into place) when that is >= 0:
      the buffer holds [cold_base, cold.size), and cold_hash the
@@ -218,6 +235,12 @@ void pdump_walk_free (struct pdump_walk *walk);
    out.  */
 const unsigned char *pdump_walk_object_index (struct pdump_walk *walk,
                                               size_t *size);
+
+/* Lay the late objects' copies of a finished WALK over CHUNK, HOT's
+   bytes [AT, AT + SIZE) as read back from the file.  True when a copy
+   lay there.  */
+bool pdump_walk_overlay_late (const struct pdump_walk *walk,
+                              unsigned char *chunk, uint64_t at, size_t size);
 
 /* Turn a walk-time offset (section-relative, cold- or group-biased)
    of a finished WALK into a file offset.  */

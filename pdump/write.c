@@ -154,10 +154,12 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
       err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == COMMON_EOF)
         err = EIO;             /* shorter than the walk wrote it */
+      /* Both run, so no || here.  */
+      bool laid = err == 0 && pdump_walk_overlay_late (w, chunk, at, n);
       if (err == 0
-          && patch_words (w, chunk, n, (size_t) (at / PDUMP_WORD_SIZE),
-                          base + hot_offset,
-                          base + cold_offset))
+          && (patch_words (w, chunk, n, (size_t) (at / PDUMP_WORD_SIZE),
+                           base + hot_offset, base + cold_offset)
+              | laid))
         err = common_pwrite_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == 0)
         XXH3_64bits_update (state, chunk, n);
@@ -521,6 +523,8 @@ record_stats (struct pdump_dump_stats *s, const struct pdump_walk *walk,
   s->object_count = walk->hot_object_count + walk->cold_object_count;
   s->byte_block_count = walk->block_count;
   s->numbered_objects = walk->numbered_count;
+  s->late_objects = walk->late_count;
+  s->late_written = walk->late_count - walk->late_log_count;
   s->image_relocs = walk->image_reloc_count;
   s->exe_relocs = walk->hot.exe_relocs.size;
   s->code_relocs = walk->hot.code_relocs.size;

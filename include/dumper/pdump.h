@@ -186,6 +186,11 @@ struct pdump_dump_stats
      rest: none but odd addresses, or all under
      DUMPER_PDUMP_VISITED_MAP).  */
   uint64_t numbered_objects;
+  /* HOT objects traced after the streamed write's window had passed
+     them, and how many of those were written to the file on their own
+     (large ones) rather than laid over HOT when it is read back.  */
+  uint64_t late_objects;
+  uint64_t late_written;
 };
 
 #if DUMPER_WITH_PDUMPER
