@@ -83,16 +83,73 @@ clear (unsigned char *block, size_t from, size_t to)
   memset (block + last, 0, to - last);
 }
 
+/* A new mapping of LENGTH bytes, or NULL.  One of whole huge pages
+   starts on a huge page boundary, which transparent huge pages need
+   and which the kernel does not choose for every process (not before
+   Linux 6.7, nor for 32-bit processes): a huge page more is mapped and
+   what lies outside the aligned part is given back.  */
+static void *
+map_new (size_t length)
+{
+  bool align = length % ZMEM_HUGE_PAGE == 0;
+  size_t over = align ? length + ZMEM_HUGE_PAGE : length;
+  unsigned char *p = mmap (NULL, over, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  if (!align)
+    return p;
+  size_t head = (ZMEM_HUGE_PAGE - (uintptr_t) p % ZMEM_HUGE_PAGE)
+                % ZMEM_HUGE_PAGE;
+  if (head)
+    munmap (p, head);
+  if (ZMEM_HUGE_PAGE - head)
+    munmap (p + head + length, ZMEM_HUGE_PAGE - head);
+  return p + head;
+}
+
+/* Move or resize the mapping BLOCK of OLD_LENGTH bytes to NEW_LENGTH:
+   in place when the addresses after it are free (a shrink always is),
+   else to a new place, aligned as map_new's.  NULL on failure, BLOCK
+   unchanged.  A shrink goes with MREMAP_MAYMOVE all the same (the
+   kernel shrinks in place): qemu-user before 8.0, which runs the i386
+   and arm64 tests, reserves the wrong range after a shrink without it
+   and unmaps a neighbour.  */
+static void *
+remap (void *block, size_t old_length, size_t new_length)
+{
+  void *moved = mremap (block, old_length, new_length,
+                        new_length < old_length ? MREMAP_MAYMOVE : 0);
+  if (moved != MAP_FAILED)
+    return moved;
+  if (new_length % ZMEM_HUGE_PAGE != 0)
+    {
+      moved = mremap (block, old_length, new_length, MREMAP_MAYMOVE);
+      return moved == MAP_FAILED ? NULL : moved;
+    }
+  void *to = map_new (new_length);
+  if (to == NULL)
+    return NULL;
+  moved = mremap (block, old_length, new_length,
+                  MREMAP_MAYMOVE | MREMAP_FIXED, to);
+  if (moved == MAP_FAILED)
+    {
+      int saved = errno;
+      munmap (to, new_length);
+      errno = saved;
+      return NULL;
+    }
+  return moved;
+}
+
 void *
 common_zalloc (size_t size, bool huge)
 {
   if (size < ZMEM_MAP_MIN)
     return calloc (1, size ? size : 1);
-  void *block = mmap (NULL, map_size (size), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (block == MAP_FAILED)
-    return NULL;
-  advise (block, map_size (size), huge);
+  void *block = map_new (map_size (size));
+  if (block != NULL)
+    advise (block, map_size (size), huge);
   return block;
 }
 
@@ -104,20 +161,19 @@ common_zrealloc (void *block, size_t old_size, size_t new_size, bool huge)
   if (old_size >= ZMEM_MAP_MIN && new_size >= ZMEM_MAP_MIN)
     {
       /* Page tables move; new pages are the kernel's zero pages.  */
+      size_t kept = map_size (new_size);
+      void *moved = block;
+      if (kept != map_size (old_size))
+        {
+          moved = remap (block, map_size (old_size), kept);
+          if (moved == NULL)
+            return NULL;
+          advise (moved, kept, huge);
+        }
       /* What stays mapped past a smaller size is cleared, so that
          growing again finds zeros.  */
       if (new_size < old_size)
-        {
-          size_t kept = map_size (new_size);
-          clear (block, new_size, kept < old_size ? kept : old_size);
-        }
-      if (map_size (old_size) == map_size (new_size))
-        return block;
-      void *moved = mremap (block, map_size (old_size),
-                            map_size (new_size), MREMAP_MAYMOVE);
-      if (moved == MAP_FAILED)
-        return NULL;
-      advise (moved, map_size (new_size), huge);
+        clear (moved, new_size, kept < old_size ? kept : old_size);
       return moved;
     }
   if (old_size < ZMEM_MAP_MIN && new_size < ZMEM_MAP_MIN)
