@@ -70,9 +70,8 @@ advise (void *block, size_t size, bool huge)
 static void
 clear (unsigned char *block, size_t from, size_t to)
 {
-  size_t page = round_page (1);
   size_t first = round_page (from);
-  size_t last = to & ~(page - 1);
+  size_t last = to & ~(round_page (1) - 1);
   if (first >= last)
     {
       memset (block + from, 0, to - from);
@@ -110,27 +109,24 @@ map_new (size_t length)
 }
 
 /* Move or resize the mapping BLOCK of OLD_LENGTH bytes to NEW_LENGTH:
-   in place when the addresses after it are free (a shrink always is)
-   and BLOCK starts as map_new would start it, else to a new place
-   aligned as map_new's.  NULL on failure, BLOCK unchanged.  A shrink
-   goes with MREMAP_MAYMOVE all the same (the kernel shrinks in place):
-   qemu-user before 8.0, which runs the i386 and arm64 tests, reserves
-   the wrong range after a shrink without it and unmaps a neighbour.  */
+   in place when the addresses after it are free (a shrink always is),
+   else to a new place, aligned as map_new's.  NULL on failure, BLOCK
+   unchanged.  A shrink goes with MREMAP_MAYMOVE all the same (the
+   kernel shrinks in place): qemu-user before 8.0, which runs the i386
+   and arm64 tests, reserves the wrong range after a shrink without it
+   and unmaps a neighbour.  */
 static void *
 remap (void *block, size_t old_length, size_t new_length)
 {
-  bool align = new_length % ZMEM_HUGE_PAGE == 0;
-  void *moved;
-  if (new_length < old_length)
-    moved = mremap (block, old_length, new_length, MREMAP_MAYMOVE);
-  else if (!align)
-    moved = mremap (block, old_length, new_length, MREMAP_MAYMOVE);
-  else if ((uintptr_t) block % ZMEM_HUGE_PAGE == 0)
-    moved = mremap (block, old_length, new_length, 0);
-  else
-    moved = MAP_FAILED;
-  if (moved != MAP_FAILED || new_length < old_length || !align)
-    return moved == MAP_FAILED ? NULL : moved;
+  void *moved = mremap (block, old_length, new_length,
+                        new_length < old_length ? MREMAP_MAYMOVE : 0);
+  if (moved != MAP_FAILED)
+    return moved;
+  if (new_length % ZMEM_HUGE_PAGE != 0)
+    {
+      moved = mremap (block, old_length, new_length, MREMAP_MAYMOVE);
+      return moved == MAP_FAILED ? NULL : moved;
+    }
   void *to = map_new (new_length);
   if (to == NULL)
     return NULL;

@@ -20,9 +20,7 @@
    pages where the block is large enough: for tables read at random,
    and for big buffers filled in order (the pdump writer's object index
    and relocation bitmaps), where a fault per 2 MiB instead of one per
-   4 KiB page matters (in a VM a fault costs several microseconds).
-   A block of 1 MiB or more starts on a 2 MiB boundary, and stays so as
-   it grows (huge pages need it).  */
+   4 KiB page matters (in a VM a fault costs several microseconds).  */
 void *common_zalloc (size_t size, bool huge);
 
 /* Grow or shrink BLOCK (OLD_SIZE bytes, from common_zalloc or

@@ -154,11 +154,12 @@ finalise_streamed_hot (const struct pdump_walk *w, uint64_t hot_offset,
       err = common_pread_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == COMMON_EOF)
         err = EIO;             /* shorter than the walk wrote it */
-      bool changed = err == 0 && pdump_walk_overlay_late (w, chunk, at, n);
-      if (err == 0 && patch_words (w, chunk, n, (size_t) (at / PDUMP_WORD_SIZE),
-                                   base + hot_offset, base + cold_offset))
-        changed = true;
-      if (changed)
+      /* Both run, so no || here.  */
+      bool laid = err == 0 && pdump_walk_overlay_late (w, chunk, at, n);
+      if (err == 0
+          && (patch_words (w, chunk, n, (size_t) (at / PDUMP_WORD_SIZE),
+                           base + hot_offset, base + cold_offset)
+              | laid))
         err = common_pwrite_fully (w->hot_fd, chunk, n, hot_offset + at);
       if (err == 0)
         XXH3_64bits_update (state, chunk, n);

@@ -6,9 +6,8 @@
    thresholds (calloc below 256 KiB, a mapping from there, whole huge
    pages from 1 MiB): a new block is zero; growing keeps the bytes and
    adds zeros; shrinking and growing again finds zeros where the old
-   bytes were, also within one mapping, where nothing is remapped; a
-   block of 1 MiB or more starts on a huge page boundary, grown or not;
-   and a block asked for with HUGE and touched in full takes a fault per
+   bytes were, also within one mapping, where nothing is remapped; and
+   a block asked for with HUGE and touched in full takes a fault per
    huge page, not one per page, where the kernel offers them.  */
 
 #include <config.h>
@@ -118,35 +117,6 @@ test_shrink_then_grow_finds_zeros (void **state)
       }
 }
 
-/* A block of 1 MiB or more starts on a huge page boundary, as
-   transparent huge pages need, on any kernel and word size (zmem maps
-   it so; Linux before 6.7 and 32-bit processes would not), and stays
-   so as it grows, in place or moved.  */
-static void
-test_large_blocks_are_aligned (void **state)
-{
-  (void) state;
-  const uintptr_t huge_page = 2 * MIB;
-  size_t size = MIB;
-  unsigned char *b = common_zalloc (size, true);
-  assert_non_null (b);
-  assert_int_equal ((uintptr_t) b % huge_page, 0);
-  /* Something mapped after it, so that some growth has to move.  */
-  unsigned char *other = common_zalloc (3 * MIB, false);
-  assert_non_null (other);
-  assert_int_equal ((uintptr_t) other % huge_page, 0);
-  static const size_t steps[] = { 3 * MIB, 5 * MIB + 1, 9 * MIB, 2 * MIB };
-  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
-    {
-      b = common_zrealloc (b, size, steps[i], true);
-      assert_non_null (b);
-      size = steps[i];
-      assert_int_equal ((uintptr_t) b % huge_page, 0);
-    }
-  common_zfree (other, 3 * MIB);
-  common_zfree (b, size);
-}
-
 static long
 minor_faults (void)
 {
@@ -239,7 +209,6 @@ main (void)
     cmocka_unit_test (test_new_blocks_are_zero),
     cmocka_unit_test (test_grow_keeps_and_zeroes),
     cmocka_unit_test (test_shrink_then_grow_finds_zeros),
-    cmocka_unit_test (test_large_blocks_are_aligned),
     cmocka_unit_test (test_huge_block_faults_per_huge_page),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
