@@ -991,7 +991,10 @@ place_image (struct load *l, struct bus_guard *guard)
     }
   if (!placed)
     return status;
-  l->at_preferred = at != NULL;
+  /* Base mode boot places the image at this boot's base, which is not
+     its preferred base: its image words still move (issue 32).  */
+  l->at_preferred = at != NULL
+                    && (uintptr_t) at == l->view.header.preferred_base;
   l->placed = true;
   guard->load = l;
   truncate_for_test (l->req->path);
