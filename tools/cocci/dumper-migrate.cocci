@@ -44,10 +44,58 @@ C_FAMILY = ('.c', '.h', '.m', '.mm', '.cc', '.cp', '.cpp', '.cxx', '.c++',
 _sources = {}
 _machinery = {}
 
+def _read(path):
+    """The text of PATH in any encoding: bytes that are not UTF-8 stay
+    one character each (surrogate escapes), so lines and columns hold."""
+    with open(path, encoding='utf-8', errors='surrogateescape') as f:
+        return f.read()
+
+def _given():
+    """The trees spatch was pointed at (its --dir arguments, else its
+    C-family file arguments), absolute, read from this process's command
+    line: the rules read no file outside them.  None when that cannot
+    be read."""
+    try:
+        with open('/proc/self/cmdline', 'rb') as f:
+            argv = [a.decode('utf-8', 'surrogateescape')
+                    for a in f.read().split(b'\0') if a]
+    except OSError:
+        return None
+    dirs = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == '--dir']
+    files = [a for a in argv[1:] if a.endswith(C_FAMILY) and os.path.isfile(a)]
+    return [os.path.abspath(a) for a in (dirs or files)]
+
+def _tree_dir(path):
+    """The directory of PATH in a tree spatch was given, or None.  spatch
+    may name a temporary copy of a given file (TMPDIR/cocci_small_output-
+    PID-HASH-NAME): that is the given file NAME; walking TMPDIR would read
+    whatever lies there.  A file outside every given tree (a system
+    header, say) has no directory of the project tree."""
+    top = os.path.dirname(os.path.abspath(path))
+    roots = _given()
+    if roots is None or _inside(top, roots):
+        return top
+    copy = re.match(r'cocci_\w+-\d+-[0-9a-f]+-(.+)$', os.path.basename(path))
+    if not copy:
+        return None
+    for r in roots:
+        for d, _, names in os.walk(r if os.path.isdir(r) else os.path.dirname(r)):
+            if copy.group(1) in names:
+                return d
+    return None
+
+def _inside(top, roots):
+    """TOP lies in one of ROOTS (a directory, or a file's directory)."""
+    for r in roots:
+        base = r if os.path.isdir(r) else os.path.dirname(r)
+        if top == base or top.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
 def _code(path):
     """PATH with comments, literals and directive lines blanked out."""
     if path not in _sources:
-        text = open(path).read()
+        text = _read(path)
         blank = lambda m: re.sub(r'[^\n]', ' ', m.group(0))
         text = re.sub(r'/\*.*?\*/|//(?:\\\n|[^\n])*|"(?:\\.|[^"\\\n])*"'
                       r"|'(?:\\.|[^'\\\n])*'", blank, text, flags=re.S)
@@ -116,7 +164,7 @@ def _lines(path):
     """Logical lines of PATH, comments and literals blanked, directives
     kept; a continued line is joined onto its first physical line."""
     if path not in _logical:
-        text = open(path).read()
+        text = _read(path)
         blank = lambda m: re.sub(r'[^\n]', ' ', m.group(0))
         text = re.sub(r'/\*.*?\*/|//(?:\\\n|[^\n])*|"(?:\\.|[^"\\\n])*"'
                       r"|'(?:\\.|[^'\\\n])*'", blank, text, flags=re.S)
@@ -223,8 +271,11 @@ _DEF = re.compile(r'\b([A-Za-z_]\w*)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*\
 
 def _machinery_of(path):
     """Names of the machinery functions defined in the C-family files of
-    the directory tree of PATH (the tool reads every file it is given)."""
-    top = os.path.dirname(os.path.abspath(path))
+    the directory tree of PATH (the tool reads every file it is given),
+    when that directory lies in a tree spatch was given."""
+    top = _tree_dir(path)
+    if top is None:
+        return set()
     if top in _machinery:
         return _machinery[top]
     bodies = {}
