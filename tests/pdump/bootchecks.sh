@@ -19,26 +19,8 @@
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
-if [ "$BACKEND" != pdumper ]; then
-  begin "boot cache checks"
-  skip "this build is --with-dumper=$BACKEND"
-  finish
-fi
-if [ -n "$DUMPER_TEST_EMULATOR" ]; then
-  begin "boot cache checks"
-  skip "under $DUMPER_TEST_EMULATOR, which places mappings itself (boot.sh)"
-  finish
-fi
+. "$SRCDIR/tests/pdump/bootlib.sh"
 
-BARE=$BUILDDIR/host/dlisp-bare
-DLISP=$BUILDDIR/host/dlisp
-RUN=$T/run
-DIR=$RUN/dumper
-mkdir "$RUN" && chmod 700 "$RUN"
-
-cold=`"$BARE" --heap-digest`
-"$BARE" --temacs=pdump --output "$T/a.pdmp" > "$T/dump.out" 2>&1 \
-  || { cat "$T/dump.out"; exit 1; }
 # The other image: the same loadup with one docstring of the same length
 # changed (COLD's bytes and checksum differ, nothing else).
 cp -R "$SRCDIR/host/lisp" "$T/lisp"
@@ -46,41 +28,6 @@ sed 's/"What the loadup built\."/"What the loadup BUILT."/' \
   "$SRCDIR/host/lisp/loadup.lisp" > "$T/lisp/loadup.lisp"
 "$BARE" --temacs=pdump --lisp-dir "$T/lisp" --output "$T/b.pdmp" > "$T/dump.out" 2>&1 \
   || { cat "$T/dump.out"; exit 1; }
-
-stat () {
-  sed -n "s/^$2: //p" "$1"
-}
-
-# boot [VAR=VALUE...]: one start in base mode boot; output in $T/out,
-# stderr in $T/err; true when it exited 0 with the cold digest.
-boot () {
-  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$@" "$DLISP" \
-    --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err" \
-    && [ "`head -1 "$T/out"`" = "$cold" ]
-}
-
-# placed PLACEMENT [REASON]: the last start was placed so, for a reason
-# containing REASON.
-placed () {
-  [ "`stat "$T/out" pdump-placement`" = "$1" ] \
-    && { [ -z "$2" ] || stat "$T/out" pdump-placement-reason | grep -q -F -- "$2"; }
-}
-
-verdict () {
-  if [ "$1" = yes ]; then
-    pass
-  else
-    sed 's/^/    | /' "$T/err"; grep "placement\|pdump-base:\|cold-check" "$T/out"
-    ls -la "$DIR" 2>&1 | sed 's/^/    | /'
-    fail "$2"
-  fi
-}
-
-# restamp: the stamp of the cache as it is now, as the writer would
-# have written it (pdump/bootcache.c, stamp_of).
-restamp () {
-  command stat -c '%d %i %s %.9Z' "$cache" > "$cache.stamp"
-}
 
 # A start that does not use the cache rewrites it, and the reason it
 # gives is then that it wrote one: which check refused the cache is

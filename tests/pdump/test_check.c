@@ -142,6 +142,14 @@ check (struct image *im, struct pdump_view *v, char *detail, size_t n)
                              im->size, fingerprint, "img", v, detail, n);
 }
 
+/* The test image, built and accepted into V.  */
+static void
+build_checked (struct image *im, struct pdump_view *v, char *detail, size_t n)
+{
+  build (im);
+  assert_int_equal (check (im, v, detail, n), DUMPER_OK);
+}
+
 /* pdump_relocate then pdump_relocate_exe on the test image's tables
    (RELOC_IMAGE at 3 pages, RELOC_EXE 8 bytes after it), as pdump_verify
    runs them.  */
@@ -571,8 +579,7 @@ relocate_code_at (uint32_t word, char *detail, size_t n)
 {
   struct image im;
   struct pdump_view v;
-  build (&im);
-  assert_int_equal (check (&im, &v, detail, n), DUMPER_OK);
+  build_checked (&im, &v, detail, n);
   v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
   uint32_t list[1] = { word };
   pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
@@ -616,8 +623,7 @@ test_registry_decl_range (void **state)
   struct image im;
   struct pdump_view v;
   char d[512] = "";
-  build (&im);
-  assert_int_equal (check (&im, &v, d, sizeof d), DUMPER_OK);
+  build_checked (&im, &v, d, sizeof d);
   struct pdump_record *r = (struct pdump_record *) (im.bytes + 3 * PAGE + 16);
   const struct dumper_decl root = {
     .kind = DUMPER_DECL_ROOT, .size = PDUMP_WORD_SIZE,
