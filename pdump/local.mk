@@ -35,6 +35,10 @@ tests/pdump/toyhost-variant: tests/pdump/toyhost-variant.o libdumper.a $(FINGERP
 tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)
 
+# The image checks at their edges, and the boot cache's checks one at a
+# time (issue 36).
+CHECK_SCRIPTS += tests/pdump/edges.sh tests/pdump/bootchecks.sh
+
 # The physical floor of a load, for the benchmarks.
 NOINST_PROGRAMS += bench/pdump-floor
 bench/pdump-floor.o: config.h $(GENERATED_HEADERS)

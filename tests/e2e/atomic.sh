@@ -9,7 +9,8 @@
 # 0666); every output descriptor is close-on-exec; the file and its
 # directory are synced.  And without help from the caller (SIGXFSZ keeps
 # its default action): a file-size limit is a clean error, not a process
-# killed by SIGXFSZ (status 153), and no temporary file is left.
+# killed by SIGXFSZ (status 153), and no temporary file is left; nor
+# when the output names an existing directory.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -112,6 +113,37 @@ if [ -n "$DUMP" ]; then
   xfsz "$BACKEND dump under ulimit -f: an error, not SIGXFSZ" 8 "$T/d1" none \
     $DUMP "$T/d1/out"
 fi
+# An output naming an existing directory: the finished file cannot be
+# renamed into place, and the temporary file (OUT.tmp-XXXXXX) goes with
+# the failure (issue 36: a writer that kept it survived).
+into_dir () {  # into_dir NAME COMMAND...: COMMAND's output is $T/into/out
+  _name=$1
+  shift
+  begin "$_name"
+  rm -rf "$T/into"
+  mkdir -p "$T/into/out"
+  "$@" "$T/into/out" > "$T/out" 2>&1
+  _st=$?
+  _left=`leftovers "$T/into" out; ls -A "$T/into/out"`
+  if [ $_st -ne 0 ] && [ -z "$_left" ] && grep -q 'Is a directory' "$T/out"; then
+    pass
+  else
+    sed 's/^/    | /' "$T/out"
+    fail "status $_st, left behind: '$_left'"
+  fi
+}
+case $BACKEND in
+  pdumper) DLISP_DUMP="$BUILDDIR/host/dlisp-bare --temacs=pdump --output" ;;
+  unexec)  DLISP_DUMP="$BUILDDIR/host/dlisp-bare --temacs=dump --output" ;;
+  *)       DLISP_DUMP= ;;
+esac
+if [ -n "$DUMP" ]; then
+  into_dir "$BACKEND dump to an existing directory: an error, no temporary file left" \
+    $DUMP
+  into_dir "dlisp $BACKEND dump to an existing directory: an error, no temporary file left" \
+    $DLISP_DUMP
+fi
+
 mkdir "$T/d2"
 cp "$BUILDDIR/tests/unit/flagprobe" "$T/d2/exe"
 printf x >> "$T/d2/exe"

@@ -33,6 +33,23 @@
                   keeps its declaration index, a small number, which the
                   host would call
 
+   and, for the boundary tests of tests/pdump/edges.sh (issue 36), with
+   SEED choosing among the candidates as above:
+
+     unaligned    a registry record of a raw pointer (DUMPER_DECL_PTR)
+                  into the image moved 1 to 7 bytes into its target:
+                  1 + (SEED - 1) % 7 bytes
+     oversize     the first object index entry claiming one byte more
+                  than its object, and the next one moved by the
+                  alignment that takes and shrunk by as much, so the
+                  index still tiles HOT
+     type-range   the first object index entry's type set to the
+                  header's type count, one past the last type
+     slack        8 bytes of slack after the frames of the last
+                  compressed section of a compressed image (the later
+                  stored sections move up; only the header is resealed,
+                  the section sums cover uncompressed bytes)
+
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
    is the right answer), `retarget' when a pointer now leads to the
@@ -49,6 +66,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <dumper/pdump.h>
 
 #include "fuzz.h"
 #include "pdump/format.h"
@@ -80,6 +99,7 @@ struct image
   size_t table_index[PDUMP_SECTION_KIND_MAX + 1];   /* entry of each kind */
   uint64_t *starts;          /* object file offsets, ascending */
   uint32_t *types;
+  uint64_t *entries;         /* file offset of each object index entry */
   uint64_t object_count;
   uint64_t tag_mask;
 };
@@ -130,7 +150,8 @@ parse (struct image *im)
   im->object_count = im->h.object_count;
   im->starts = malloc ((im->object_count + 1) * sizeof *im->starts);
   im->types = malloc ((im->object_count + 1) * sizeof *im->types);
-  if (im->starts == NULL || im->types == NULL)
+  im->entries = malloc ((im->object_count + 1) * sizeof *im->entries);
+  if (im->starts == NULL || im->types == NULL || im->entries == NULL)
     die ("out of memory");
   const struct pdump_section *ix = &im->s[PDUMP_SECTION_OBJECTS];
   const unsigned char *p = im->bytes + ix->offset, *end = p + ix->size;
@@ -139,6 +160,7 @@ parse (struct image *im)
     {
       if (i == ix->count)
         at = im->s[PDUMP_SECTION_COLD].offset;
+      im->entries[i] = (uint64_t) (p - im->bytes);
       uint64_t type = uleb (&p, end), size = uleb (&p, end);
       uint64_t a = type == PDUMP_TYPE_BYTES ? PDUMP_ALIGN : align;
       at = (at + a - 1) & ~(a - 1);
@@ -694,6 +716,188 @@ mutate_flip (struct image *im, char *what, size_t what_size)
   return cls;
 }
 
+/* Bytes of the ULEB128 encoding of VALUE.  */
+static unsigned
+uleb_length (uint64_t value)
+{
+  unsigned n = 1;
+  while (value >>= 7)
+    n++;
+  return n;
+}
+
+/* Write VALUE as ULEB128 over the LENGTH bytes at AT (its own length).  */
+static void
+put_uleb (unsigned char *at, unsigned length, uint64_t value)
+{
+  for (unsigned i = 0; i < length; i++, value >>= 7)
+    at[i] = (unsigned char) ((value & 0x7f) | (i + 1 < length ? 0x80 : 0));
+}
+
+static const char *
+mutate_unaligned (struct image *im, uint64_t seed, char *what, size_t what_size)
+{
+  const struct pdump_section *reg = &im->s[PDUMP_SECTION_REGISTRY];
+  for (uint64_t i = 0; i < reg->count; i++)
+    {
+      size_t at = reg->offset + i * sizeof (struct pdump_record);
+      struct pdump_record r;
+      memcpy (&r, im->bytes + at, sizeof r);
+      if (r.kind != DUMPER_DECL_PTR || r.value_kind != PDUMP_VALUE_IMAGE
+          || object_at (im, r.value) < 0)
+        continue;
+      uint64_t old = r.value;
+      r.value += 1 + (seed - 1) % (PDUMP_GRANULE - 1);
+      memcpy (im->bytes + at, &r, sizeof r);
+      snprintf (what, what_size, "registry record %" PRIu64 " (a raw pointer) "
+                "0x%" PRIx64 " -> 0x%" PRIx64 ", %" PRIu64 " bytes into object "
+                "%" PRId64, i, old, r.value, r.value - old, object_at (im, old));
+      return "structural";
+    }
+  return NULL;
+}
+
+/* Index entry N's type and size fields: where the size starts, and its
+   bytes.  */
+static void
+index_entry (const struct image *im, uint64_t n, uint64_t *size_at,
+             uint64_t *size, unsigned *size_length)
+{
+  const unsigned char *p = im->bytes + im->entries[n];
+  const unsigned char *end = im->bytes + im->s[PDUMP_SECTION_OBJECTS].offset
+                             + im->s[PDUMP_SECTION_OBJECTS].size;
+  uleb (&p, end);
+  *size_at = (uint64_t) (p - im->bytes);
+  *size = uleb (&p, end);
+  *size_length = (unsigned) (p - im->bytes - *size_at);
+}
+
+/* Object 0 claims one byte more; object 1, which the index then places
+   one alignment unit later, as many bytes less, so the index still
+   tiles the section and object 0 is the first object checked.  */
+static const char *
+mutate_oversize (struct image *im, char *what, size_t what_size)
+{
+  if (im->object_count < 2 || im->s[PDUMP_SECTION_OBJECTS].count < 2
+      || im->types[0] == PDUMP_TYPE_BYTES)
+    return NULL;
+  uint64_t at0, size0, at1, size1;
+  unsigned length0, length1;
+  index_entry (im, 0, &at0, &size0, &length0);
+  index_entry (im, 1, &at1, &size1, &length1);
+  uint64_t align = im->types[1] == PDUMP_TYPE_BYTES ? PDUMP_ALIGN
+                   : (UINT64_C (1) << im->h.tag_bits) > PDUMP_ALIGN
+                   ? UINT64_C (1) << im->h.tag_bits : PDUMP_ALIGN;
+  uint64_t next = (im->starts[0] + size0 + 1 + align - 1) & ~(align - 1);
+  uint64_t shift = next - im->starts[1];
+  if (size1 <= shift || uleb_length (size0 + 1) != length0
+      || uleb_length (size1 - shift) != length1)
+    return NULL;
+  put_uleb (im->bytes + at0, length0, size0 + 1);
+  put_uleb (im->bytes + at1, length1, size1 - shift);
+  snprintf (what, what_size, "object 0 at offset 0x%" PRIx64 ": index size %"
+            PRIu64 " -> %" PRIu64 "; object 1 moved %" PRIu64 " bytes, size %"
+            PRIu64 " -> %" PRIu64, im->starts[0], size0, size0 + 1, shift,
+            size1, size1 - shift);
+  return "structural";
+}
+
+static const char *
+mutate_type_range (struct image *im, char *what, size_t what_size)
+{
+  if (im->object_count == 0)
+    return NULL;
+  const unsigned char *p = im->bytes + im->entries[0];
+  const unsigned char *end = im->bytes + im->s[PDUMP_SECTION_OBJECTS].offset
+                             + im->s[PDUMP_SECTION_OBJECTS].size;
+  uint64_t old = uleb (&p, end);
+  unsigned length = (unsigned) (p - im->bytes - im->entries[0]);
+  if (uleb_length (im->h.type_count) != length)
+    return NULL;
+  put_uleb (im->bytes + im->entries[0], length, im->h.type_count);
+  snprintf (what, what_size, "object 0: type %" PRIu64 " -> %" PRIu32 " (the "
+            "type count)", old, im->h.type_count);
+  return "structural";
+}
+
+/* slack: on the raw bytes of a compressed image (parse needs image
+   offsets that are file offsets).  Returns the new size, 0 when the
+   image has no compressed section.  */
+static size_t
+mutate_slack (unsigned char **bytes, size_t size, char *what, size_t what_size)
+{
+  const size_t table = sizeof (struct pdump_header);
+  struct pdump_section s[PDUMP_SECTION_KIND_MAX];
+  if (size < table + sizeof s)
+    die ("not an image");
+  memcpy (s, *bytes + table, sizeof s);
+  size_t last = PDUMP_SECTION_KIND_MAX;
+  for (size_t i = 0; i < PDUMP_SECTION_KIND_MAX; i++)
+    if (s[i].codec != PDUMP_CODEC_NONE
+        && (last == PDUMP_SECTION_KIND_MAX
+            || s[i].stored_offset > s[last].stored_offset))
+      last = i;
+  if (last == PDUMP_SECTION_KIND_MAX)
+    return 0;
+  uint64_t end = s[last].stored_offset + s[last].stored_size;
+  if (end > size)
+    die ("bad section table");
+  unsigned char *grown = calloc (1, size + 8);
+  if (grown == NULL)
+    die ("out of memory");
+  memcpy (grown, *bytes, (size_t) end);
+  memcpy (grown + end + 8, *bytes + end, size - (size_t) end);
+  for (size_t i = 0; i < PDUMP_SECTION_KIND_MAX; i++)
+    if (i != last && s[i].stored_offset >= end)
+      s[i].stored_offset += 8;
+  s[last].stored_size += 8;
+  memcpy (grown + table, s, sizeof s);
+  struct pdump_header h;
+  memcpy (&h, grown, sizeof h);
+  h.file_size += 8;
+  if (h.image_size == size)
+    die ("a compressed image whose image size is its file size");
+  memcpy (grown, &h, sizeof h);
+  fuzz_reseal_header (grown, size + 8);
+  snprintf (what, what_size, "section %s: 8 bytes after its frames (stored "
+            "size %" PRIu64 ")", section_name (s[last].kind),
+            s[last].stored_size);
+  free (*bytes);
+  *bytes = grown;
+  return size + 8;
+}
+
+/* The mutation KIND of a parsed image: its class, or NULL when KIND
+   does not apply.  */
+static const char *
+mutate_parsed (struct image *im, const char *kind, uint64_t seed, char *what,
+               size_t what_size)
+{
+  if (strcmp (kind, "reloc-clear") == 0 || strcmp (kind, "reloc-set") == 0)
+    return mutate_reloc (im, kind, what, what_size);
+  if (strcmp (kind, "interior") == 0 || strcmp (kind, "tag") == 0)
+    return mutate_pointer (im, kind, what, what_size);
+  if (strcmp (kind, "header") == 0)
+    return mutate_header (im, what, what_size);
+  if (strcmp (kind, "flip") == 0)
+    return mutate_flip (im, what, what_size);
+  if (strcmp (kind, "record") == 0)
+    return mutate_record (im, what, what_size);
+  if (strcmp (kind, "code") == 0 || strcmp (kind, "uncode") == 0)
+    return mutate_code (im, kind, what, what_size);
+  if (strcmp (kind, "exe") == 0)
+    return mutate_exe (im, what, what_size);
+  if (strcmp (kind, "unaligned") == 0)
+    return mutate_unaligned (im, seed, what, what_size);
+  if (strcmp (kind, "oversize") == 0)
+    return mutate_oversize (im, what, what_size);
+  if (strcmp (kind, "type-range") == 0)
+    return mutate_type_range (im, what, what_size);
+  die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
+       "record, code, uncode, exe, unaligned, oversize, type-range, slack)");
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -714,7 +918,6 @@ main (int argc, char **argv)
   if (im.bytes == NULL || fread (im.bytes, 1, im.size, f) != im.size)
     die ("cannot read the image");
   fclose (f);
-  parse (&im);
 
   const char *kind = argv[3];
   uint64_t seed = strtoull (argv[4], NULL, 10);
@@ -722,26 +925,21 @@ main (int argc, char **argv)
   rng ();
   char what[512] = "";
   const char *cls = NULL;
-  if (strcmp (kind, "reloc-clear") == 0 || strcmp (kind, "reloc-set") == 0)
-    cls = mutate_reloc (&im, kind, what, sizeof what);
-  else if (strcmp (kind, "interior") == 0 || strcmp (kind, "tag") == 0)
-    cls = mutate_pointer (&im, kind, what, sizeof what);
-  else if (strcmp (kind, "header") == 0)
-    cls = mutate_header (&im, what, sizeof what);
-  else if (strcmp (kind, "flip") == 0)
-    cls = mutate_flip (&im, what, sizeof what);
-  else if (strcmp (kind, "record") == 0)
-    cls = mutate_record (&im, what, sizeof what);
-  else if (strcmp (kind, "code") == 0 || strcmp (kind, "uncode") == 0)
-    cls = mutate_code (&im, kind, what, sizeof what);
-  else if (strcmp (kind, "exe") == 0)
-    cls = mutate_exe (&im, what, sizeof what);
+  bool resealed = strcmp (kind, "slack") != 0;
+  if (!resealed)
+    {
+      im.size = mutate_slack (&im.bytes, im.size, what, sizeof what);
+      cls = im.size ? "structural" : NULL;
+    }
   else
-    die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-         "record, code, uncode, exe)");
+    {
+      parse (&im);
+      cls = mutate_parsed (&im, kind, seed, what, sizeof what);
+    }
   if (cls == NULL)
     return 2;
-  fuzz_reseal (im.bytes, im.size);
+  if (resealed)
+    fuzz_reseal (im.bytes, im.size);
   f = fopen (argv[2], "wb");
   if (f == NULL || fwrite (im.bytes, 1, im.size, f) != im.size || fclose (f) != 0)
     die ("cannot write the mutant");
@@ -749,5 +947,6 @@ main (int argc, char **argv)
   free (im.bytes);
   free (im.starts);
   free (im.types);
+  free (im.entries);
   return 0;
 }

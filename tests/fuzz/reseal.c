@@ -53,14 +53,21 @@ sum_compressed (const unsigned char *bytes, size_t size,
 /* Recompute every section checksum the table can name within the input
    (over the decompressed bytes of a compressed section), then the header
    checksum.  */
+/* Whether SIZE bytes hold a header and a section table.  */
+static bool
+has_table (size_t size)
+{
+  return size >= sizeof (struct pdump_header)
+                 + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+}
+
 void
 fuzz_reseal (unsigned char *bytes, size_t size)
 {
   const size_t table = sizeof (struct pdump_header);
-  const size_t entries = PDUMP_SECTION_KIND_MAX;
-  if (size < table + entries * sizeof (struct pdump_section))
+  if (!has_table (size))
     return;
-  for (size_t i = 0; i < entries; i++)
+  for (size_t i = 0; i < PDUMP_SECTION_KIND_MAX; i++)
     {
       struct pdump_section s;
       memcpy (&s, bytes + table + i * sizeof s, sizeof s);
@@ -74,12 +81,22 @@ fuzz_reseal (unsigned char *bytes, size_t size)
         s.checksum = XXH3_64bits (bytes + s.offset, (size_t) s.size);
       memcpy (bytes + table + i * sizeof s, &s, sizeof s);
     }
+  fuzz_reseal_header (bytes, size);
+}
+
+/* Recompute the header checksum alone.  */
+void
+fuzz_reseal_header (unsigned char *bytes, size_t size)
+{
+  if (!has_table (size))
+    return;
   XXH3_state_t *state = XXH3_createState ();
   if (state == NULL)
     return;
   XXH3_64bits_reset (state);
   XXH3_64bits_update (state, bytes, offsetof (struct pdump_header, header_checksum));
-  XXH3_64bits_update (state, bytes + table, entries * sizeof (struct pdump_section));
+  XXH3_64bits_update (state, bytes + sizeof (struct pdump_header),
+                      PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section));
   uint64_t sum = XXH3_64bits_digest (state);
   XXH3_freeState (state);
   memcpy (bytes + offsetof (struct pdump_header, header_checksum), &sum, sizeof sum);

@@ -142,6 +142,14 @@ check (struct image *im, struct pdump_view *v, char *detail, size_t n)
                              im->size, fingerprint, "img", v, detail, n);
 }
 
+/* The test image, built and accepted into V.  */
+static void
+build_checked (struct image *im, struct pdump_view *v, char *detail, size_t n)
+{
+  build (im);
+  assert_int_equal (check (im, v, detail, n), DUMPER_OK);
+}
+
 /* pdump_relocate then pdump_relocate_exe on the test image's tables
    (RELOC_IMAGE at 3 pages, RELOC_EXE 8 bytes after it), as pdump_verify
    runs them.  */
@@ -536,6 +544,103 @@ test_registry_checks (void **state)
   free (im.bytes);
 }
 
+/* Padding at the boundary (issue 36): a section may start at most
+   align - 1 bytes after what precedes it.  OBJECTS (6 bytes at 3 pages
+   + 72) cut to SIZE bytes leaves 80 - 72 - SIZE bytes before RELOC_CODE
+   (8-byte alignment): 7 is the most allowed, 8 one byte too many.  */
+static void
+test_padding_boundary (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char detail[512] = "";
+  build (&im);
+  im.table[PDUMP_SECTION_OBJECTS - 1].size = 1;
+  im.table[PDUMP_SECTION_OBJECTS - 1].stored_size = 1;
+  reseal (&im);
+  assert_int_equal (check (&im, &v, detail, sizeof detail), DUMPER_OK);
+  im.table[PDUMP_SECTION_OBJECTS - 1].size = 0;
+  im.table[PDUMP_SECTION_OBJECTS - 1].stored_size = 0;
+  reseal (&im);
+  assert_int_equal (check (&im, &v, detail, sizeof detail),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (detail, "section RELOC_CODE starts 8 bytes after "
+                           "what precedes it (at most 7 of padding)"));
+  free (im.bytes);
+}
+
+/* RELOC_CODE at the end of HOT (issue 36): an entry naming HOT's last
+   word (7) is relocated; one naming the word just past it (8) is
+   refused by the range check itself.  HOT word 8 would read the zero
+   after HOT, a valid index of the one declared code target, so no
+   later check stands in for it.  */
+static enum dumper_status
+relocate_code_at (uint32_t word, char *detail, size_t n)
+{
+  struct image im;
+  struct pdump_view v;
+  build_checked (&im, &v, detail, n);
+  v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
+  uint32_t list[1] = { word };
+  pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
+  hot[7] = 0;
+  const struct dumper_decl decls[1] = {
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" }
+  };
+  uint64_t code_count = 0;
+  enum dumper_status st
+    = pdump_relocate_code (&v, im.bytes + PAGE, im.bytes + 3 * PAGE,
+                           im.bytes + 3 * PAGE + 8, list, decls, 1,
+                           &code_count, "img", detail, n);
+  if (st == DUMPER_OK)
+    {
+      assert_int_equal (code_count, 1);
+      assert_true (hot[word] == (pdump_word) (uintptr_t) abort);
+    }
+  free (im.bytes);
+  return st;
+}
+
+static void
+test_code_relocation_range (void **state)
+{
+  char d[512] = "";
+  assert_int_equal (relocate_code_at (HOT_WORDS - 1, d, sizeof d), DUMPER_OK);
+  assert_int_equal (relocate_code_at (HOT_WORDS, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "RELOC_CODE entry 0 (word 8) is out of order "
+                           "or outside HOT"));
+}
+
+/* A record's declaration index at the end of the table (issue 36):
+   index DECL_COUNT - 1 is checked against its declaration; DECL_COUNT
+   itself is refused before decls[DECL_COUNT] is read.  The array holds
+   a matching declaration just past the count, so reading it would let
+   the record through.  */
+static void
+test_registry_decl_range (void **state)
+{
+  struct image im;
+  struct pdump_view v;
+  char d[512] = "";
+  build_checked (&im, &v, d, sizeof d);
+  struct pdump_record *r = (struct pdump_record *) (im.bytes + 3 * PAGE + 16);
+  const struct dumper_decl root = {
+    .kind = DUMPER_DECL_ROOT, .size = PDUMP_WORD_SIZE,
+    .addr = (void *) (uintptr_t) 0x2000, .name = "root"
+  };
+  const struct dumper_decl decls[2] = { root, root };
+  r->decl = 0;
+  assert_int_equal (pdump_check_registry (&v, r, NULL, decls, 1, "img", d,
+                                          sizeof d), DUMPER_OK);
+  r->decl = 1;
+  assert_int_equal (pdump_check_registry (&v, r, NULL, decls, 1, "img", d,
+                                          sizeof d), DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "registry record 0 names declaration 1, but the "
+                           "executable declares 1"));
+  free (im.bytes);
+}
+
 int
 main (void)
 {
@@ -550,6 +655,9 @@ main (void)
     cmocka_unit_test (test_relocation_checksum),
     cmocka_unit_test (test_every_header_bit),
     cmocka_unit_test (test_registry_checks),
+    cmocka_unit_test (test_padding_boundary),
+    cmocka_unit_test (test_code_relocation_range),
+    cmocka_unit_test (test_registry_decl_range),
   };
   return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);
 }
