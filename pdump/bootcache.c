@@ -176,23 +176,72 @@ boot_base (struct pdump_boot *b)
   return reason (b, "%s: cannot agree on this boot's base", path);
 }
 
+/* DIR (PARENT/NAME, created when missing) when it is a private
+   directory of this user; false with the reason (LABEL names PARENT
+   there).  PRIVATE_PARENT: the
+   parent must be private too ($XDG_RUNTIME_DIR); otherwise it may be a
+   shared directory with the sticky bit owned by root, such as /tmp,
+   where no other user can rename or remove what this user made.  */
+static bool
+make_dir (struct pdump_boot *b, const char *parent, const char *label,
+          const char *name, bool private_parent, char *dir, size_t size)
+{
+  struct stat st;
+  if (private_parent)
+    {
+      if (!private_dir (b, parent))
+        return false;
+    }
+  else if (lstat (parent, &st) != 0 || !S_ISDIR (st.st_mode)
+           || !((st.st_uid == geteuid () && !(st.st_mode & 022))
+                || (st.st_uid == 0 && (st.st_mode & S_ISVTX))))
+    return reason (b, "%s is not a directory of this user, nor a sticky "
+                   "directory of root", parent);
+  if ((size_t) snprintf (dir, size, "%s/%s", parent, name) >= size)
+    return reason (b, "%s is too long", label);
+  if (mkdir (dir, 0700) != 0 && errno != EEXIST)
+    return reason (b, "cannot create %s: %s", dir, strerror (errno));
+  return private_dir (b, dir);
+}
+
+/* This user's directory: $XDG_RUNTIME_DIR/dumper, or where that is
+   unset or unusable (containers, CI jobs, cron, su and sudo shells),
+   $TMPDIR/dumper-UID (/tmp without TMPDIR): as private (0700, this
+   user's, not a symbolic link), in a parent no other user can change
+   (issue 33).  The reason names each place refused.  */
+static bool
+user_dir (struct pdump_boot *b, char *dir, size_t size)
+{
+  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  if (runtime != NULL && runtime[0] == '/')
+    {
+      if (make_dir (b, runtime, "XDG_RUNTIME_DIR", "dumper", true, dir, size))
+        return true;
+    }
+  else
+    reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
+  char first[256];   /* not initialised: a start touches no more stack */
+  snprintf (first, sizeof first, "%.255s", b->reason);
+  const char *tmp = getenv ("TMPDIR");
+  if (tmp == NULL || tmp[0] != '/')
+    tmp = "/tmp";
+  char name[32];
+  snprintf (name, sizeof name, "dumper-%u", (unsigned) geteuid ());
+  if (make_dir (b, tmp, "TMPDIR", name, false, dir, size))
+    return true;
+  char second[256];
+  snprintf (second, sizeof second, "%.255s", b->reason);
+  return reason (b, "%s; and %s", first, second);
+}
+
 /* DIR, checked (created when missing), and the image's PREFIX.  */
 static bool
 boot_dir (struct pdump_boot *b, const char *image_path)
 {
   if (b->dir[0] != '\0')
     return true;
-  const char *runtime = getenv ("XDG_RUNTIME_DIR");
-  if (runtime == NULL || runtime[0] != '/')
-    return reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
-  if (!private_dir (b, runtime))
-    return false;
   char dir[sizeof b->dir];
-  if ((size_t) snprintf (dir, sizeof dir, "%s/dumper", runtime) >= sizeof dir)
-    return reason (b, "XDG_RUNTIME_DIR is too long");
-  if (mkdir (dir, 0700) != 0 && errno != EEXIST)
-    return reason (b, "cannot create %s: %s", dir, strerror (errno));
-  if (!private_dir (b, dir))
+  if (!user_dir (b, dir, sizeof dir))
     return false;
   memcpy (b->dir, dir, sizeof dir);   /* set once checked */
   /* The image's caches are named by its path (realpath when it has

@@ -5,7 +5,9 @@
    that loads an image relocates it to that base and saves the
    relocated image in a per-user cache; later processes of the same
    boot map the cache at that base and apply only the executable's and
-   the code relocations.  Everything lives in $XDG_RUNTIME_DIR/dumper:
+   the code relocations.  Everything lives in the user's directory,
+   $XDG_RUNTIME_DIR/dumper, or where that is unset or unusable
+   $TMPDIR/dumper-UID (/tmp/dumper-UID without TMPDIR):
 
      base                      "BOOT_ID BASE\n": this boot's base
      PATHSUM-IMAGESUM-BASE.pdmp  an image relocated to BASE: PATHSUM
@@ -19,7 +21,8 @@
                                time when its COLD was last checked
 
    $XDG_RUNTIME_DIR and the directory must be directories owned by the
-   process's effective user with no access for group or others, and a
+   process's effective user with no access for group or others ($TMPDIR:
+   the user's and not writable by others, or root's and sticky), and a
    cache a regular file owned by that user, mode 0600 or stricter;
    anything else and the cache is not used (nor written).  The cache
    must also match its stamp: any write, truncation, chmod or
@@ -59,7 +62,7 @@ struct pdump_boot
   char prefix[24];            /* "PATHSUM-": every cache of this image */
   struct common_atomic out;   /* a cache being written */
   /* Last, and set by pdump_boot_init only in their first bytes.  */
-  char dir[PDUMP_BOOT_PATH_MAX];      /* $XDG_RUNTIME_DIR/dumper */
+  char dir[PDUMP_BOOT_PATH_MAX];      /* the user's directory */
   char cache[PDUMP_BOOT_PATH_MAX];    /* this image's cache at BASE */
   char reason[PDUMP_BOOT_PATH_MAX + 256];  /* why no cache is used, or
                                              what happened */

@@ -226,7 +226,8 @@ enum dumper_base_mode
   DUMPER_BASE_FIXED = 1,
   /* At a random base chosen once per boot and user: the first process
      relocates the image there and saves it in a per-user cache
-     ($XDG_RUNTIME_DIR/dumper); later ones map that cache at the same
+     ($XDG_RUNTIME_DIR/dumper, or $TMPDIR/dumper-UID, /tmp/dumper-UID
+     by default, where XDG_RUNTIME_DIR is unset); later ones map that cache at the same
      base and apply only executable and code relocations, sharing its
      pages.  Anything wrong with the cache (missing, stale, wrong owner
      or mode, damaged, range taken) means a normal relocated load, never
@@ -251,7 +252,7 @@ enum dumper_cold_check
   /* Its checksum at the first start of an image file in this boot;
      later starts skip it while the file is the same one, unchanged (a
      stamp of its device, inode, size and change time in the per-user
-     directory $XDG_RUNTIME_DIR/dumper of base mode boot).  Without
+     directory of base mode boot).  Without
      that directory, as DUMPER_COLD_FULL.  */
   DUMPER_COLD_BOOT = 1,
   /* The image's size and fingerprint only: a damaged COLD byte reaches

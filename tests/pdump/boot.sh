@@ -160,11 +160,30 @@ if [ "$other" != "$cache" ]; then
 fi
 verdict $ok "cross-image cache"
 
-begin "XDG_RUNTIME_DIR unset: a relocated load, says why"
-env -u XDG_RUNTIME_DIR DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+# Without a usable XDG_RUNTIME_DIR (containers, CI jobs, cron, su and
+# sudo shells), $TMPDIR/dumper-UID (issue 33): created 0700, in a
+# parent of this user's that no one else may write, or a sticky one of
+# root's (/tmp); a parent open to others is refused, with the reasons.
+UID_=`id -u`
+mkdir "$T/tmpu" "$T/shared" && chmod 755 "$T/tmpu" && chmod 777 "$T/shared"
+begin "XDG_RUNTIME_DIR unset: the cache in \$TMPDIR/dumper-UID, made 0700"
+ok=no
+for how in "boot cache $T/tmpu/dumper-$UID_/" "mapped from the boot cache $T/tmpu/dumper-$UID_/"; do
+  env -u XDG_RUNTIME_DIR TMPDIR="$T/tmpu" DUMPER_PDUMP_BASE=boot "$DLISP" \
+    --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err" \
+    && [ "`head -1 "$T/out"`" = "$cold" ] \
+    && stat "$T/out" pdump-placement-reason | grep -qF "$how" && ok=yes || { ok=no; break; }
+done
+[ $ok = yes ] && [ "`ls -ld "$T/tmpu/dumper-$UID_" | cut -c1-10`" = drwx------ ] || ok=no
+verdict $ok "unset, TMPDIR"
+
+begin "XDG_RUNTIME_DIR unset, TMPDIR open to others: a relocated load, says why"
+env -u XDG_RUNTIME_DIR TMPDIR="$T/shared" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
   --heap-digest --load-stats > "$T/out" 2> "$T/err"
 ok=no
-[ "`head -1 "$T/out"`" = "$cold" ] && placed fallback "XDG_RUNTIME_DIR is not set" && ok=yes
+[ "`head -1 "$T/out"`" = "$cold" ] && placed fallback "XDG_RUNTIME_DIR is not set" \
+  && placed fallback "$T/shared is not a directory of this user" \
+  && [ ! -e "$T/shared/dumper-$UID_" ] && ok=yes
 verdict $ok "unset"
 
 # Paths in the directory are at most PDUMP_BOOT_PATH_MAX (512) bytes
@@ -177,7 +196,7 @@ for len in 500 460; do
   long=`printf '%s' "$long" | cut -c1-$len`
   mkdir -p "$long" && chmod 700 "$long"
   ok=no
-  env XDG_RUNTIME_DIR="$long" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+  env XDG_RUNTIME_DIR="$long" TMPDIR="$T/shared" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
     --heap-digest --load-stats > "$T/out" 2> "$T/err" \
     && [ "`head -1 "$T/out"`" = "$cold" ] \
     && placed fallback "XDG_RUNTIME_DIR is too long" && ok=yes
@@ -187,7 +206,7 @@ done
 begin "XDG_RUNTIME_DIR open to others: not used, nothing written"
 mkdir "$T/open" && chmod 755 "$T/open"
 ok=no
-env XDG_RUNTIME_DIR="$T/open" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+env XDG_RUNTIME_DIR="$T/open" TMPDIR="$T/shared" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
   --heap-digest --load-stats > "$T/out" 2> "$T/err" \
   && [ "`head -1 "$T/out"`" = "$cold" ] && placed fallback "mode 755" \
   && [ ! -e "$T/open/dumper" ] && ok=yes
@@ -196,7 +215,7 @@ verdict $ok "open runtime dir"
 begin "the dumper directory open to others: not used"
 chmod 755 "$DIR"
 ok=no
-boot && placed fallback "mode 755" && ok=yes
+boot TMPDIR="$T/shared" && placed fallback "mode 755" && ok=yes
 chmod 700 "$DIR"
 verdict $ok "open dumper dir"
 
@@ -206,7 +225,7 @@ if [ "`id -u`" != 0 ]; then
 else
   chown 65534 "$DIR"
   ok=no
-  boot && placed fallback "owned by uid 65534" && ok=yes
+  boot TMPDIR="$T/shared" && placed fallback "owned by uid 65534" && ok=yes
   chown "`id -u`" "$DIR"
   verdict $ok "foreign dumper dir"
 fi

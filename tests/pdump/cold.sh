@@ -138,12 +138,20 @@ elif start boot DUMPER_PDUMP_BASE=fixed && good "checksum (first this boot)" \
 fi
 verdict $ok "boot, fixed"
 
-begin "boot without XDG_RUNTIME_DIR: a checksum at every start"
+begin "boot without a per-user directory: a checksum at every start"
 cp "$T/good.pdmp" "$T/a.pdmp"
+mkdir "$T/shared" "$T/tmpu" && chmod 777 "$T/shared" && chmod 755 "$T/tmpu"
 ok=no
-start boot XDG_RUNTIME_DIR= && good "checksum (no per-user directory: XDG_RUNTIME_DIR" \
-  && start boot XDG_RUNTIME_DIR= && good "checksum (no per-user directory" && ok=yes
+start boot XDG_RUNTIME_DIR= TMPDIR="$T/shared" && good "checksum (no per-user directory: XDG_RUNTIME_DIR" \
+  && start boot XDG_RUNTIME_DIR= TMPDIR="$T/shared" && good "checksum (no per-user directory" && ok=yes
 verdict $ok "no runtime dir"
+
+begin "boot without XDG_RUNTIME_DIR: the record in \$TMPDIR/dumper-UID (issue 33)"
+ok=no
+start boot XDG_RUNTIME_DIR= TMPDIR="$T/tmpu" && good "checksum (first this boot)" \
+  && start boot XDG_RUNTIME_DIR= TMPDIR="$T/tmpu" && good "skipped: checked earlier" \
+  && ls "$T/tmpu/dumper-`id -u`" | grep -q '\.cold$' && ok=yes
+verdict $ok "TMPDIR record"
 
 begin "size: no checksum; a damaged COLD byte is loaded as it is"
 cp "$T/good.pdmp" "$T/a.pdmp"
