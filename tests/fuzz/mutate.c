@@ -47,6 +47,9 @@
      code-kind    a code pointer's declaration index set to that of a
                   registry record's declaration (a static or a hook, not
                   a code target)
+     set-word     the HOT word at file offset SEED (word-aligned) set
+                  to VALUE: a host field crafted by hand, its offset
+                  found with dumper-inspect --objects
 
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
@@ -747,6 +750,23 @@ mutate_code_entry (struct image *im, const char *kind, uint64_t value,
   return "structural";
 }
 
+/* set-word: HOT word at file offset AT set to VALUE.  */
+static const char *
+mutate_set_word (struct image *im, uint64_t at, uint64_t value, char *what,
+                 size_t what_size)
+{
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].offset;
+  if (at < hot || (at - hot) % im->h.word_size != 0
+      || (at - hot) / im->h.word_size >= hot_words (im))
+    die ("set-word: the offset is not a word of HOT");
+  uint64_t w = (at - hot) / im->h.word_size;
+  uint64_t old = hot_word (im, w);
+  set_hot_word (im, w, value);
+  snprintf (what, what_size, "HOT word at offset 0x%" PRIx64 ": 0x%" PRIx64
+            " -> 0x%" PRIx64, at, old, hot_word (im, w));
+  return "structural";
+}
+
 static const char *
 mutate_flip (struct image *im, char *what, size_t what_size)
 {
@@ -878,10 +898,12 @@ main (int argc, char **argv)
   else if (strcmp (kind, "code-order") == 0 || strcmp (kind, "code-word") == 0
            || strcmp (kind, "code-index") == 0 || strcmp (kind, "code-kind") == 0)
     cls = mutate_code_entry (&im, kind, value, what, sizeof what);
+  else if (strcmp (kind, "set-word") == 0)
+    cls = mutate_set_word (&im, seed, value, what, sizeof what);
   else
     die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
          "record, code, uncode, exe, record-decl, record-size, record-kind, "
-         "code-order, code-word, code-index, code-kind)");
+         "code-order, code-word, code-index, code-kind, set-word)");
   if (cls == NULL)
     return 2;
   fuzz_reseal (im.bytes, im.size);
