@@ -216,7 +216,7 @@ static size_t
 owned_bytes (dl_obj x)
 {
   if (dl_stringp (x))
-    return dl_xstr (x)->data ? (size_t) dl_xstr (x)->nbytes + 1 : 0;
+    return dl_string_block_bytes (dl_xstr (x));
   return 0;
 }
 

@@ -394,6 +394,9 @@ void dl_heap_objects_set_count (size_t count);
 
 extern const struct dumper_heap dl_heap_description;
 size_t dl_object_size (const void *obj);
+/* The bytes of S's data block (its NUL included), 0 without one;
+   SIZE_MAX, a length no block has, for a length that would wrap.  */
+size_t dl_string_block_bytes (const struct dl_string *s);
 /* Free the blocks owned by OBJ (not OBJ itself).  */
 void dl_release_owned (void *obj);
 

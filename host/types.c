@@ -30,6 +30,18 @@ checked (const void *obj, enum dl_type type, size_t size)
   return ((const struct dl_header *) obj)->type == (uint32_t) type ? size : 0;
 }
 
+/* HEAD bytes and COUNT elements of ELEMENT bytes each, or 0 (refused,
+   as above) when a crafted COUNT would make the product or the sum wrap
+   around to a small size that the object index could then match.  */
+static size_t
+checked_array (const void *obj, enum dl_type type, size_t head,
+               uint64_t count, size_t element)
+{
+  if (count > (SIZE_MAX - head) / element)
+    return 0;
+  return checked (obj, type, head + (size_t) count * element);
+}
+
 static size_t
 cons_size (const void *obj)
 {
@@ -60,19 +72,35 @@ symbol_trace (const void *obj, struct dumper_tracer *t)
   dumper_trace_word (t, &s->plist);
 }
 
+/* A string without data has no bytes: NULL data with a nonzero length
+   is malformed (the digest and the printer would read the length's
+   worth of bytes from "").  Refused like a bad header.  */
 static size_t
 string_size (const void *obj)
 {
+  const struct dl_string *s = obj;
+  if (s->data == NULL && s->nbytes != 0)
+    return 0;
   return checked (obj, DL_T_STRING, sizeof (struct dl_string));
+}
+
+/* Data blocks are NUL-terminated, nbytes + 1 bytes; an empty string has
+   none.  A length with no room for the NUL (a crafted nbytes of 2^64-1,
+   whose + 1 would wrap to 0, an empty block) is reported as SIZE_MAX,
+   which no block has room for: the verifier refuses it.  */
+size_t
+dl_string_block_bytes (const struct dl_string *s)
+{
+  if (s->data == NULL)
+    return 0;
+  return s->nbytes < SIZE_MAX ? (size_t) s->nbytes + 1 : SIZE_MAX;
 }
 
 static void
 string_trace (const void *obj, struct dumper_tracer *t)
 {
   const struct dl_string *s = obj;
-  /* Data blocks are NUL-terminated; an empty string has none.  */
-  dumper_trace_bytes (t, (void *const *) &s->data,
-                      s->data ? (size_t) s->nbytes + 1 : 0);
+  dumper_trace_bytes (t, (void *const *) &s->data, dl_string_block_bytes (s));
 }
 
 static size_t
@@ -85,7 +113,7 @@ static size_t
 vector_size (const void *obj)
 {
   const struct dl_vector *v = obj;
-  return checked (obj, DL_T_VECTOR, sizeof *v + (size_t) v->size * sizeof (dl_obj));
+  return checked_array (obj, DL_T_VECTOR, sizeof *v, v->size, sizeof (dl_obj));
 }
 
 static void
@@ -132,8 +160,8 @@ static size_t
 hash_index_size (const void *obj)
 {
   const struct dl_hash_index *x = obj;
-  return checked (obj, DL_T_HASH_INDEX,
-                  sizeof *x + (size_t) x->size * sizeof x->slots[0]);
+  return checked_array (obj, DL_T_HASH_INDEX, sizeof *x, x->size,
+                        sizeof x->slots[0]);
 }
 
 static size_t
@@ -225,7 +253,7 @@ dl_release_owned (void *obj)
     {
       struct dl_string *s = obj;
       if (s->data)
-        dl_free_block (s->data, (size_t) s->nbytes + 1);
+        dl_free_block (s->data, dl_string_block_bytes (s));
       s->data = NULL;
     }
 }

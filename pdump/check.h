@@ -72,7 +72,8 @@ enum dumper_status pdump_check_section_sum (const struct pdump_view *view,
    With EXE (may be NULL), also that each static lies in the
    executable's ordinary writable data, each hook in its code and each
    executable-relative value within its span.  With DECLS (the running
-   executable's declaration table, may be NULL for inspection), also
+   executable's declaration table, or the inspector's copy of it read
+   from the file; NULL when there is no executable to check against), also
    that each record names an entry of it of the record's kind, and that
    the static (or hook) it records is that entry's; no two records may
    name the same static or hook.  */

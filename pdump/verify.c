@@ -647,8 +647,9 @@ check_objects (struct verifier *v, const unsigned char *index,
       if (host_size != size)
         return fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
                            "): the index says %" PRIu64 " bytes, its "
-                           "contents say %" PRIu64, number, t->name, start,
-                           size, host_size);
+                           "contents say %" PRIu64 "%s", number, t->name, start,
+                           size, host_size, host_size == 0 ? " (the host's "
+                           "size function finds it malformed)" : "");
       if (t->trace == NULL)
         continue;
       v->cur_index = number;

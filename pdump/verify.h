@@ -39,8 +39,10 @@ struct pdump_verify_request
      IMAGE_BASE == (uintptr_t) BYTES, and EXE.  */
   const struct dumper_heap *heap;
   /* The executable's declaration table: with it, code pointers are
-     restored (RELOC_CODE) and registry records checked against it; NULL
-     for the inspector, which checks the rest.  */
+     restored (RELOC_CODE) and registry records checked against it.
+     The inspector passes the one of --exe (read from the file); NULL
+     (no executable: the fuzz targets, the inspector without --exe)
+     skips both checks.  */
   const struct dumper_decl *decls;
   size_t decl_count;
   /* Private copies of REGISTRY, SCALAR_DATA and RELOC_CODE (the loader

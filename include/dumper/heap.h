@@ -55,7 +55,27 @@
      keeps no state across callbacks: the verifier may abandon a trace
      function (longjmp) at its first bad field;
    - a type that a tag names directly is always reached by that tag,
-     never through a DUMPER_TAG_BY_HEADER tag.  */
+     never through a DUMPER_TAG_BY_HEADER tag;
+   - size and trace functions accept hostile values: the pass runs them
+     on a crafted image's objects, whose fields may hold anything (a
+     length of 2^64-1, a NULL data pointer with a length).  They do no
+     arithmetic that can wrap (a count times an element size, a length
+     plus one for a terminator, a narrowing to size_t): they compare
+     before they compute;
+   - a size function that finds its object malformed (a header of
+     another type, a count whose byte size would wrap, fields that
+     contradict each other) returns 0, a size no object has: the pass
+     then refuses the image (86) before the trace function or anything
+     else reads the object.  This is how a host refuses what only it
+     can judge; a NULL byte block pointer, for one, is accepted with any
+     length (dumper_trace_bytes), so a host that would read LENGTH bytes
+     from its own stand-in for NULL must refuse such an object here;
+   - a trace function reports the length the object claims; one it
+     cannot compute without wrapping it reports as SIZE_MAX, which no
+     block has room for, never as the wrapped small number (nbytes + 1
+     with nbytes = 2^64-1 is 0, which every block has room for).  The
+     pass checks that a byte block pointer and its length lie inside one
+     byte block of the image (or inside the executable).  */
 
 #ifndef DUMPER_HEAP_H
 #define DUMPER_HEAP_H
@@ -79,7 +99,8 @@ struct dumper_tracer
   void (*ptr) (struct dumper_tracer *self, void *const *field, int type);
   /* A raw pointer (or NULL) to a pointer-free block of LENGTH bytes,
      for example string data.  Blocks are shared when two fields point
-     to the same address.  */
+     to the same address.  With NULL, LENGTH is not checked (report 0);
+     see the rules on hostile values above.  */
   void (*bytes) (struct dumper_tracer *self, void *const *field, size_t length);
   /* A C function pointer (or NULL) stored in the object: a callback,
      a primitive's entry point, a vtable slot.  FIELD is the address of

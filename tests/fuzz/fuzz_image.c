@@ -93,8 +93,8 @@ run_pass (unsigned char *bytes, size_t size, enum dumper_status *tables_status)
       insp_image_free (&image);
       return status;
     }
-  status = insp_image_verify (&image, NULL, detail, sizeof detail);
-  insp_image_verify (&image, &fake_layout, detail, sizeof detail);
+  status = insp_image_verify (&image, NULL, NULL, 0, detail, sizeof detail);
+  insp_image_verify (&image, &fake_layout, NULL, 0, detail, sizeof detail);
 
   struct insp_tables tables;
   *tables_status = insp_tables_decode (&image, &tables, detail, sizeof detail);

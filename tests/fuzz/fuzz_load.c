@@ -212,7 +212,7 @@ inspect_check (unsigned char *bytes, size_t size)
   if (st == DUMPER_OK)
     {
       struct pdump_exe exe = fuzz_fake_layout (0);
-      st = insp_image_verify (&image, &exe, detail, sizeof detail);
+      st = insp_image_verify (&image, &exe, NULL, 0, detail, sizeof detail);
     }
   insp_image_free (&image);
   return st;

@@ -2,7 +2,7 @@
 /* tests/fuzz/mutate.c: the resealing mutator of the corruption campaign
    (tests/fuzz/campaign.sh).
 
-   Usage: mutate IMAGE OUTPUT KIND SEED
+   Usage: mutate IMAGE OUTPUT KIND SEED [VALUE]
 
    Writes a mutant of IMAGE to OUTPUT with every checksum recomputed
    (what a hostile or buggy producer writes) and prints one line:
@@ -49,6 +49,24 @@
                   compressed section of a compressed image (the later
                   stored sections move up; only the header is resealed,
                   the section sums cover uncompressed bytes)
+
+   and the targeted kinds, each aimed at one check the loader runs with
+   the executable's declaration table (the record or entry is chosen by
+   SEED; VALUE is the optional fifth argument):
+
+     record-decl  a registry record names declaration VALUE
+     record-size  a scalar record one byte shorter than its declaration
+     record-kind  a root record made a remembered word, or a remembered
+                  word made a root (nothing but the declaration differs)
+     code-order   two neighbouring RELOC_CODE entries swapped
+     code-word    the last RELOC_CODE entry set to HOT's word count
+     code-index   a code pointer's declaration index set to VALUE
+     code-kind    a code pointer's declaration index set to that of a
+                  registry record's declaration (a static or a hook, not
+                  a code target)
+     set-word     the HOT word at file offset SEED (word-aligned) set
+                  to VALUE: a host field crafted by hand, its offset
+                  found with dumper-inspect --objects
 
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
@@ -634,6 +652,143 @@ mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
   return "structural";
 }
 
+/* Registry record I, read or written.  */
+static struct pdump_record
+record_at (const struct image *im, uint64_t i)
+{
+  struct pdump_record r;
+  memcpy (&r, im->bytes + im->s[PDUMP_SECTION_REGISTRY].offset + i * sizeof r,
+          sizeof r);
+  return r;
+}
+
+static void
+set_record (struct image *im, uint64_t i, const struct pdump_record *r)
+{
+  memcpy (im->bytes + im->s[PDUMP_SECTION_REGISTRY].offset + i * sizeof *r, r,
+          sizeof *r);
+}
+
+/* The first record at or after one chosen by the seed (wrapping) that
+   WANT accepts, or -1.  */
+static int64_t
+pick_record (const struct image *im, bool (*want) (const struct pdump_record *))
+{
+  uint64_t count = im->s[PDUMP_SECTION_REGISTRY].count;
+  uint64_t first = below (count);
+  for (uint64_t n = 0; n < count; n++)
+    {
+      uint64_t i = (first + n) % count;
+      struct pdump_record r = record_at (im, i);
+      if (want (&r))
+        return (int64_t) i;
+    }
+  return -1;
+}
+
+static bool
+any_record (const struct pdump_record *r)
+{
+  (void) r;
+  return true;
+}
+
+static bool
+scalar_record (const struct pdump_record *r)
+{
+  return r->kind == DUMPER_DECL_SCALAR && r->size > 1;
+}
+
+static bool
+root_or_word_record (const struct pdump_record *r)
+{
+  return r->kind == DUMPER_DECL_ROOT || r->kind == DUMPER_DECL_WORD;
+}
+
+/* record-decl, record-size, record-kind: one field of one record, so
+   that only the declaration it names says the record is wrong.  */
+static const char *
+mutate_record_decl (struct image *im, const char *kind, uint64_t value,
+                    char *what, size_t what_size)
+{
+  bool size = strcmp (kind, "record-size") == 0;
+  bool decl = strcmp (kind, "record-decl") == 0;
+  int64_t i = pick_record (im, size ? scalar_record
+                           : decl ? any_record : root_or_word_record);
+  if (i < 0)
+    return NULL;
+  struct pdump_record r = record_at (im, (uint64_t) i);
+  uint64_t old = size ? r.size : decl ? r.decl : r.kind;
+  if (size)
+    r.size--;
+  else if (decl)
+    r.decl = (uint32_t) value;
+  else
+    r.kind = r.kind == DUMPER_DECL_ROOT ? DUMPER_DECL_WORD : DUMPER_DECL_ROOT;
+  set_record (im, (uint64_t) i, &r);
+  snprintf (what, what_size, "registry record %" PRId64 " %s: %" PRIu64
+            " -> %" PRIu64, i, size ? "size" : decl ? "decl" : "kind", old,
+            size ? r.size : decl ? r.decl : r.kind);
+  return "structural";
+}
+
+/* code-order, code-word, code-index, code-kind: one RELOC_CODE entry
+   or the code pointer it names.  */
+static const char *
+mutate_code_entry (struct image *im, const char *kind, uint64_t value,
+                   char *what, size_t what_size)
+{
+  const struct pdump_section *cs = &im->s[PDUMP_SECTION_RELOC_CODE];
+  bool order = strcmp (kind, "code-order") == 0;
+  if (cs->count < (order ? 2u : 1u))
+    return NULL;
+  unsigned char *list = im->bytes + cs->offset;
+  uint64_t i = order ? below (cs->count - 1)
+               : strcmp (kind, "code-word") == 0 ? cs->count - 1
+               : below (cs->count);
+  uint32_t w, next;
+  memcpy (&w, list + i * 4, 4);
+  if (order || strcmp (kind, "code-word") == 0)
+    {
+      memcpy (&next, order ? list + (i + 1) * 4 : list + i * 4, 4);
+      uint32_t moved = order ? next : (uint32_t) hot_words (im);
+      memcpy (list + i * 4, &moved, 4);
+      if (order)
+        memcpy (list + (i + 1) * 4, &w, 4);
+      snprintf (what, what_size, "RELOC_CODE entry %" PRIu64 ": word %u -> %u%s",
+                i, w, moved, order ? " (swapped with the next)" : "");
+      return "structural";
+    }
+  if (strcmp (kind, "code-kind") == 0)
+    {
+      if (im->s[PDUMP_SECTION_REGISTRY].count == 0)
+        return NULL;
+      value = record_at (im, (uint64_t) pick_record (im, any_record)).decl;
+    }
+  uint64_t old = hot_word (im, w);
+  set_hot_word (im, w, value);
+  snprintf (what, what_size, "code pointer at HOT word %u names declaration "
+            "%" PRIu64 " (was %" PRIu64 ")", w, value, old);
+  return "structural";
+}
+
+/* set-word: HOT word at file offset AT set to VALUE.  */
+static const char *
+mutate_set_word (struct image *im, uint64_t at, uint64_t value, char *what,
+                 size_t what_size)
+{
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].offset;
+  if (at < hot || (at - hot) % im->h.word_size != 0
+      || (at - hot) / im->h.word_size >= hot_words (im))
+    die ("set-word: the offset is not a word of HOT");
+  uint64_t w = (at - hot) / im->h.word_size;
+  uint64_t old = hot_word (im, w);
+  set_hot_word (im, w, value);
+  snprintf (what, what_size, "HOT word at offset 0x%" PRIx64 ": 0x%" PRIx64
+            " -> 0x%" PRIx64, at, old, hot_word (im, w));
+  return "structural";
+}
+
 static const char *
 mutate_flip (struct image *im, char *what, size_t what_size)
 {
@@ -870,8 +1025,8 @@ mutate_slack (unsigned char **bytes, size_t size, char *what, size_t what_size)
 /* The mutation KIND of a parsed image: its class, or NULL when KIND
    does not apply.  */
 static const char *
-mutate_parsed (struct image *im, const char *kind, uint64_t seed, char *what,
-               size_t what_size)
+mutate_parsed (struct image *im, const char *kind, uint64_t seed,
+               uint64_t value, char *what, size_t what_size)
 {
   if (strcmp (kind, "reloc-clear") == 0 || strcmp (kind, "reloc-set") == 0)
     return mutate_reloc (im, kind, what, what_size);
@@ -893,17 +1048,27 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed, char *what,
     return mutate_oversize (im, what, what_size);
   if (strcmp (kind, "type-range") == 0)
     return mutate_type_range (im, what, what_size);
+  if (strcmp (kind, "record-decl") == 0 || strcmp (kind, "record-size") == 0
+      || strcmp (kind, "record-kind") == 0)
+    return mutate_record_decl (im, kind, value, what, what_size);
+  if (strcmp (kind, "code-order") == 0 || strcmp (kind, "code-word") == 0
+      || strcmp (kind, "code-index") == 0 || strcmp (kind, "code-kind") == 0)
+    return mutate_code_entry (im, kind, value, what, what_size);
+  if (strcmp (kind, "set-word") == 0)
+    return mutate_set_word (im, seed, value, what, what_size);
   die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-       "record, code, uncode, exe, unaligned, oversize, type-range, slack)");
+       "record, code, uncode, exe, unaligned, oversize, type-range, slack, "
+       "record-decl, record-size, record-kind, code-order, code-word, "
+       "code-index, code-kind, set-word)");
   return NULL;
 }
 
 int
 main (int argc, char **argv)
 {
-  if (argc != 5)
+  if (argc != 5 && argc != 6)
     {
-      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED\n");
+      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED [VALUE]\n");
       return 1;
     }
   FILE *f = fopen (argv[1], "rb");
@@ -921,6 +1086,7 @@ main (int argc, char **argv)
 
   const char *kind = argv[3];
   uint64_t seed = strtoull (argv[4], NULL, 10);
+  uint64_t value = argc == 6 ? strtoull (argv[5], NULL, 0) : 0;
   rng_state = seed * UINT64_C (0x9E3779B97F4A7C15) + 1;
   rng ();
   char what[512] = "";
@@ -934,7 +1100,7 @@ main (int argc, char **argv)
   else
     {
       parse (&im);
-      cls = mutate_parsed (&im, kind, seed, what, sizeof what);
+      cls = mutate_parsed (&im, kind, seed, value, what, sizeof what);
     }
   if (cls == NULL)
     return 2;

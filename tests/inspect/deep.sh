@@ -79,7 +79,7 @@ begin "--check and --check --deep agree with the loader on resealed mutants"
 bad=
 refused_deep=0
 total=0
-for kind in reloc-clear reloc-set interior tag header flip; do
+for kind in reloc-clear reloc-set interior tag header flip record exe; do
   for seed in 1 2 3 4 5 6; do
     "$MUTATE" "$T/good.pdmp" "$T/m.pdmp" $kind $seed > /dev/null || continue
     total=$((total + 1))
@@ -109,5 +109,71 @@ $kind $seed: loader (structure) $load_structure, --check --deep $check_deep"
 done
 if [ -z "$bad" ] && [ $refused_deep -gt 0 ]; then pass
 else fail "$total mutants, $refused_deep refused by --deep:$bad"; fi
+
+# Registry records and code pointers checked against the executable's
+# declaration table (issue 32, item 5): `--check --exe' read no
+# declarations and said 0 where the loader refuses.  Each mutant is
+# resealed, and changes one thing only the declarations contradict;
+# the loader (verification none), `--check --exe' and `--check --deep'
+# must all say 86, and the loader's message shows which check fired.
+# agree_86 NAME BINARY IMAGE EXPECT KIND SEED [VALUE]
+agree_86 () {
+  _name=$1 _bin=$2 _img=$3 _expect=$4
+  shift 4
+  begin "$_name"
+  if ! "$MUTATE" "$_img" "$T/d.pdmp" "$@" > "$T/what" 2>&1; then
+    fail "mutate $*: `cat "$T/what"`"
+    return
+  fi
+  DUMPER_PDUMP_VERIFY=none "$_bin" --dump-file="$T/d.pdmp" < /dev/null \
+    > /dev/null 2> "$T/lerr"
+  _l=$?
+  "$INSPECT" --check --exe "$_bin" "$T/d.pdmp" > /dev/null 2> "$T/ierr"
+  _i=$?
+  "$INSPECT" --check --deep --exe "$_bin" "$T/d.pdmp" > /dev/null 2>&1
+  _d=$?
+  if [ $_l -eq 86 ] && [ $_i -eq 86 ] && [ $_d -eq 86 ] \
+     && grep -q "$_expect" "$T/lerr" && grep -q "$_expect" "$T/ierr"; then
+    pass
+  else
+    fail "`cat "$T/what"`: loader $_l (`cat "$T/lerr"`), --check --exe $_i" \
+      "(`cat "$T/ierr"`), --check --deep $_d; want 86 and \`$_expect'"
+  fi
+}
+# The declaration count, from the loader's refusal of an index far out.
+decl_count () {
+  "$MUTATE" "$2" "$T/d.pdmp" record-decl 1 4294967295 > /dev/null 2>&1
+  DUMPER_PDUMP_VERIFY=none "$1" --dump-file="$T/d.pdmp" < /dev/null 2>&1 \
+    | sed -n 's/.*but the executable declares \([0-9]*\).*/\1/p'
+}
+
+toy_decls=`decl_count "$TOY" "$T/good.pdmp"`
+agree_86 "a registry record names a declaration far out of range" \
+  "$TOY" "$T/good.pdmp" "names declaration 4294967295" record-decl 1 4294967295
+agree_86 "a registry record names declaration decl_count ($toy_decls)" \
+  "$TOY" "$T/good.pdmp" "names declaration $toy_decls, but" \
+  record-decl 2 "${toy_decls:-0}"
+agree_86 "a scalar record's size differs from its declaration's" \
+  "$TOY" "$T/good.pdmp" "does not match declaration" record-size 1
+agree_86 "a root record's kind differs from its declaration's" \
+  "$TOY" "$T/good.pdmp" "does not match declaration" record-kind 1
+
+DLISP=$BUILDDIR/host/dlisp
+DLISP_IMAGE=$BUILDDIR/host/dlisp.pdmp
+if [ -f "$DLISP_IMAGE" ]; then
+  dlisp_decls=`decl_count "$DLISP" "$DLISP_IMAGE"`
+  agree_86 "dlisp: two RELOC_CODE entries out of order" \
+    "$DLISP" "$DLISP_IMAGE" "out of order or outside HOT" code-order 1
+  agree_86 "dlisp: a RELOC_CODE entry names word word_count" \
+    "$DLISP" "$DLISP_IMAGE" "out of order or outside HOT" code-word 1
+  agree_86 "dlisp: a code pointer names declaration decl_count ($dlisp_decls)" \
+    "$DLISP" "$DLISP_IMAGE" "names declaration $dlisp_decls, which is not" \
+    code-index 1 "${dlisp_decls:-0}"
+  agree_86 "dlisp: a code pointer names a declaration of another kind" \
+    "$DLISP" "$DLISP_IMAGE" "which is not a declared code target" code-kind 1
+else
+  begin "dlisp: RELOC_CODE mutants"
+  skip "no host/dlisp.pdmp in this build"
+fi
 
 finish

@@ -17,7 +17,10 @@
 #     read other memory, the GOT say, as a builtin with a function
 #     pointer): the default mode cannot see these (the loader does not
 #     know the host's fields), structural verification refuses them
-#     (86).
+#     (86);
+#   - a dlisp string whose length wraps (nbytes 2^64-1), whose data is
+#     NULL with a length, or whose length passes its data block:
+#     structural verification refuses them (86).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -101,6 +104,53 @@ else
     fail "seed $found ($desc): status $st: $out"
   fi
 fi
+
+# dlisp strings with a crafted length (issue 32, item 7): the trace
+# reported nbytes + 1 bytes, which wraps to 0 for nbytes 2^64-1, so
+# verify=structure accepted the string and the digest then copied
+# 2^64-1 bytes; and data NULL with nbytes 22 was accepted, the digest
+# reading 22 bytes of "".  Both are refused now (86), each by the check
+# meant for it: the library's byte block bounds, the host's size
+# function.  A sanitizer build must stay silent.  struct dl_string
+# (host/lisp.h): an 8-byte header, nbytes at +8, nchars at +16, data at
+# +24.
+DLISP_INSPECT=$BUILDDIR/tools/dumper-inspect
+# string_where DATA: the file offset of the first string whose data
+# field is 0 (DATA=null) or not (DATA=set).
+string_where () {
+  "$DLISP_INSPECT" --objects --type string "$T/dlisp.pdmp" \
+    | awk 'NR > 2 { print $1 }' | while read -r at; do
+    data=`od -An -t u8 -j $((at + 24)) -N 8 "$T/dlisp.pdmp" | tr -d ' '`
+    case $1:$data in null:0|set:[1-9]*) echo $((at)); break ;; esac
+  done
+}
+# string_refused NAME OFFSET VALUE PATTERN: nbytes of the string at
+# OFFSET set to VALUE, resealed; refused by verify=structure with
+# PATTERN, no sanitizer report, nothing printed.
+string_refused () {
+  begin "$1"
+  if [ -z "$2" ]; then fail "no such string in dlisp's image"; return; fi
+  if ! desc=`"$MUTATE" "$T/dlisp.pdmp" "$T/s.pdmp" set-word $(($2 + 8)) $3`; then
+    fail "mutate: $desc"; return
+  fi
+  out=`DUMPER_PDUMP_VERIFY=structure "$DLISP" --dump-file="$T/s.pdmp" \
+       --heap-digest 2> "$T/err"`
+  st=$?
+  if [ $st -eq 86 ] && [ -z "$out" ] && grep -q "$4" "$T/err" \
+     && ! grep -q Sanitizer "$T/err"; then
+    pass
+  else
+    fail "$desc: status $st, stdout '$out': `head -c 600 "$T/err"`"
+  fi
+}
+with_data=`string_where set`
+without_data=`string_where null`
+string_refused "dlisp: a string of 2^64-1 bytes (nbytes + 1 wraps) is refused by verify=structure (86)" \
+  "$with_data" 18446744073709551615 "a block of [0-9]* bytes does not fit in byte block"
+string_refused "dlisp: a string without data but with 22 bytes is refused by verify=structure (86)" \
+  "$without_data" 22 "\`string' at offset .*size function finds it malformed"
+string_refused "dlisp: a string longer than its data block is refused by verify=structure (86)" \
+  "$with_data" 100000 "a block of 100001 bytes does not fit in byte block"
 
 # The file changed in place during a start (doc/format.md: replace
 # images by rename).  Truncated once the loader has mapped it: a page

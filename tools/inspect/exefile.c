@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +58,143 @@ read_notes (Elf *elf, const GElf_Phdr *ph, struct common_notes *notes)
                                          ph->p_filesz, ELF_T_BYTE);
   if (data != NULL)
     common_notes_scan (data->d_buf, data->d_size, ph->p_align, notes);
+}
+
+/* ------------------------------------------------------------------ */
+/* The declaration table (dumper.h, "Registry"): the entries the macros
+   put in section dumper_decls, which the loader reads in memory through
+   __start_dumper_decls (bridge/decls.c) and checks registry records and
+   code pointers against (pdump_check_registry, pdump_relocate_code).
+   The pointers in an entry (addr, fn, name) are link-time addresses in
+   the file, i.e. offsets from the load bias, which is what the loader
+   compares with bias 0 here.  In a PIE they are relative relocations:
+   ld.bfd also writes the value into the section (so do REL and RELR),
+   lld by default writes 0 and keeps the value in the RELA addend, so
+   the addends win.  Only a table of this build's layout is read (the
+   image check refuses another word size or machine first).  */
+
+/* The relative relocation type of MACHINE, or 0 when unknown.  */
+static uint32_t
+relative_type (unsigned machine)
+{
+  switch (machine)
+    {
+#ifdef R_X86_64_RELATIVE
+    case EM_X86_64: return R_X86_64_RELATIVE;
+#endif
+#ifdef R_AARCH64_RELATIVE
+    case EM_AARCH64: return R_AARCH64_RELATIVE;
+#endif
+#ifdef R_RISCV_RELATIVE
+    case EM_RISCV: return R_RISCV_RELATIVE;
+#endif
+#ifdef R_PPC64_RELATIVE
+    case EM_PPC64: return R_PPC64_RELATIVE;
+#endif
+    default: return 0;
+    }
+}
+
+/* Put the addend of every relative RELA relocation that falls on a
+   pointer of TABLE (SIZE bytes at link-time address ADDR) into it.  */
+static void
+apply_relative (Elf *elf, unsigned machine, uint64_t addr, unsigned char *table,
+                uint64_t size)
+{
+  uint32_t relative = relative_type (machine);
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn && relative;
+       scn = elf_nextscn (elf, scn))
+    {
+      GElf_Shdr shdr;
+      Elf_Data *data;
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_RELA
+          || (data = elf_getdata (scn, NULL)) == NULL)
+        continue;
+      GElf_Rela rela;
+      for (int i = 0; gelf_getrela (data, i, &rela) != NULL; i++)
+        if (GELF_R_TYPE (rela.r_info) == relative && rela.r_offset >= addr
+            && rela.r_offset - addr <= size - sizeof (uintptr_t)
+            && (rela.r_offset - addr) % sizeof (uintptr_t) == 0)
+          {
+            uintptr_t value = (uintptr_t) rela.r_addend;
+            memcpy (table + (rela.r_offset - addr), &value, sizeof value);
+          }
+    }
+}
+
+/* A copy of the NUL-terminated string at link-time address ADDR, if an
+   allocated section of the file holds it; else NULL.  */
+static char *
+string_at (Elf *elf, uint64_t addr)
+{
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn; scn = elf_nextscn (elf, scn))
+    {
+      GElf_Shdr shdr;
+      Elf_Data *data;
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_PROGBITS
+          || !(shdr.sh_flags & SHF_ALLOC) || addr < shdr.sh_addr
+          || addr - shdr.sh_addr >= shdr.sh_size
+          || (data = elf_getdata (scn, NULL)) == NULL
+          || addr - shdr.sh_addr >= data->d_size)
+        continue;
+      const char *start = (const char *) data->d_buf + (addr - shdr.sh_addr);
+      size_t room = data->d_size - (size_t) (addr - shdr.sh_addr);
+      return memchr (start, '\0', room) ? strdup (start) : NULL;
+    }
+  return NULL;
+}
+
+/* Section NAME of ELF, or NULL.  */
+static Elf_Scn *
+section_named (Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+  size_t names;
+  if (elf_getshdrstrndx (elf, &names) != 0)
+    return NULL;
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn; scn = elf_nextscn (elf, scn))
+    {
+      const char *n;
+      if (gelf_getshdr (scn, shdr) != NULL
+          && (n = elf_strptr (elf, names, shdr->sh_name)) != NULL
+          && strcmp (n, name) == 0)
+        return scn;
+    }
+  return NULL;
+}
+
+static enum dumper_status
+read_decls (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
+{
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr (elf, &ehdr) == NULL
+      || ehdr.e_ident[EI_CLASS] != (sizeof (void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+      || ehdr.e_machine != pdump_native_machine ())
+    return DUMPER_OK;   /* not this build's layout: exe->decls stays NULL */
+  GElf_Shdr shdr;
+  Elf_Scn *scn = section_named (elf, DUMPER_DECL_SECTION, &shdr);
+  Elf_Data *data = scn ? elf_getdata (scn, NULL) : NULL;
+  uint64_t size = data ? data->d_size : 0;
+  if ((scn && (data == NULL || size != shdr.sh_size))
+      || size % sizeof (struct dumper_decl) != 0)
+    return pdump_check_fail (DUMPER_E_EXE, detail, detail_size, exe->path,
+                             "section " DUMPER_DECL_SECTION " is not a "
+                             "declaration table of this build");
+  /* Never NULL, even without the section: the loader reads a NULL
+     table as "no executable to check against".  */
+  exe->decl_count = (size_t) (size / sizeof (struct dumper_decl));
+  exe->decls = calloc (exe->decl_count ? exe->decl_count : 1,
+                       sizeof *exe->decls);
+  if (exe->decls == NULL)
+    return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, exe->path,
+                             "out of memory reading its declarations");
+  if (size == 0)
+    return DUMPER_OK;
+  memcpy (exe->decls, data->d_buf, (size_t) size);
+  apply_relative (elf, ehdr.e_machine, shdr.sh_addr,
+                  (unsigned char *) exe->decls, size);
+  for (size_t i = 0; i < exe->decl_count; i++)
+    exe->decls[i].name = string_at (elf, (uintptr_t) exe->decls[i].name);
+  return DUMPER_OK;
 }
 
 static enum dumper_status
@@ -99,7 +237,7 @@ read_elf (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
                       "the executable has no loadable segments");
   exe->has_fingerprint = common_notes_fingerprint (&notes, exe->fingerprint,
                                                    &exe->fingerprint_source);
-  return DUMPER_OK;
+  return read_decls (exe, elf, detail, detail_size);
 }
 
 enum dumper_status
@@ -130,5 +268,8 @@ void
 insp_exe_close (struct insp_exe *exe)
 {
   insp_symbols_close (exe->symbols);
+  for (size_t i = 0; exe->decls && i < exe->decl_count; i++)
+    free ((char *) exe->decls[i].name);
+  free (exe->decls);
   memset (exe, 0, sizeof *exe);
 }

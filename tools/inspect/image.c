@@ -234,6 +234,7 @@ insp_image_read (struct insp_image *image, const char *path,
 
 enum dumper_status
 insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
+                   const struct dumper_decl *decls, size_t decl_count,
                    char *detail, size_t detail_size)
 {
   /* The loader's own sequence (pdump/verify.c), on a private copy of
@@ -249,6 +250,7 @@ insp_image_verify (struct insp_image *image, const struct pdump_exe *exe,
   memcpy (hot, insp_section_bytes (image, PDUMP_SECTION_HOT), (size_t) hot_size);
   struct pdump_verify_request r = {
     .view = view, .bytes = image->bytes, .hot = hot, .exe = exe,
+    .decls = decls, .decl_count = decl_count,
     .path = image->path, .detail = detail, .detail_size = detail_size
   };
   enum dumper_status status = pdump_verify (&r);

@@ -80,14 +80,19 @@ enum dumper_status insp_image_attach (struct insp_image *image,
                                       const unsigned char *fingerprint,
                                       char *detail, size_t detail_size);
 
-/* The rest of the loader's sequence on an image whose header passed:
-   checksums of RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA and COLD;
-   relocation of a private copy of HOT with both bases 0 (executable
-   values bounded by EXE->hi when EXE is given); the registry against
-   EXE (may be NULL: records checked without an executable layout).
-   Sets the relocation counts.  The image bytes are not changed.  */
+/* The rest of the loader's sequence (pdump_verify) on an image whose
+   header passed: checksums of RELOC_IMAGE, RELOC_EXE, REGISTRY,
+   SCALAR_DATA, RELOC_CODE and COLD; relocation of a private copy of HOT
+   with both bases 0 (executable values bounded by EXE->hi when EXE is
+   given); with DECLS (the executable's declaration table, may be NULL),
+   the code pointers RELOC_CODE lists, restored in that copy; the
+   registry against EXE (may be NULL: records checked without an
+   executable layout) and DECLS.  Sets the relocation counts.  The image
+   bytes are not changed.  */
 enum dumper_status insp_image_verify (struct insp_image *image,
                                       const struct pdump_exe *exe,
+                                      const struct dumper_decl *decls,
+                                      size_t decl_count,
                                       char *detail, size_t detail_size);
 
 void insp_image_free (struct insp_image *image);
@@ -233,13 +238,22 @@ struct insp_exe
   unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
   const char *fingerprint_source;   /* "dumper note", "GNU build-id" */
   struct insp_symbols *symbols;     /* NULL until insp_symbols_open */
+  /* The declaration table, as the loader reads it in memory: addresses
+     unbiased (layout.bias is 0), names copied from the file (NULL when
+     not found).  Never NULL for an executable of this build's machine
+     and word size, even without the section (then DECL_COUNT is 0);
+     NULL otherwise.  */
+  struct dumper_decl *decls;
+  size_t decl_count;
 };
 
 /* Read PATH's program headers into EXE->layout (PT_LOAD, PT_GNU_RELRO,
-   DT_PLTGOT as the loader reads them from memory) and its fingerprint
+   DT_PLTGOT as the loader reads them from memory), its fingerprint
    (the patched dumper note, else a hash of the GNU build-id, as the
-   bridge computes it).  DUMPER_E_EXE when PATH cannot be opened or is
-   not a usable ELF file.  */
+   bridge computes it) and its declaration table (section
+   dumper_decls).  DUMPER_E_EXE when PATH cannot be opened or is not a
+   usable ELF file, or its declaration table has a size that is not a
+   whole number of this build's entries.  */
 enum dumper_status insp_exe_open (struct insp_exe *exe, const char *path,
                                   char *detail, size_t detail_size);
 

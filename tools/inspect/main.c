@@ -168,7 +168,9 @@ run_check (const struct options *o, struct insp_exe *exe)
                               exe ? exe->fingerprint : NULL, detail,
                               sizeof detail);
   if (status == DUMPER_OK)
-    status = insp_image_verify (&image, exe ? &exe->layout : NULL, detail,
+    status = insp_image_verify (&image, exe ? &exe->layout : NULL,
+                                exe ? exe->decls : NULL,
+                                exe ? exe->decl_count : 0, detail,
                                 sizeof detail);
   /* --deep: the rest is the host's own loader (deep.c).  */
   if (status == DUMPER_OK && o->deep)
@@ -262,7 +264,9 @@ run_view (const struct options *o, struct insp_exe *exe)
                  DUMPER_FINGERPRINT_SIZE) == 0;
   if (status == DUMPER_OK)
     status = insp_image_verify (&image, ctx.fingerprint_matches ? &exe->layout
-                                : NULL, detail, sizeof detail);
+                                : NULL, ctx.fingerprint_matches ? exe->decls
+                                : NULL, ctx.fingerprint_matches
+                                ? exe->decl_count : 0, detail, sizeof detail);
   if (status == DUMPER_OK)
     status = insp_tables_decode (&image, &tables, detail, sizeof detail);
   if (status == DUMPER_OK)
