@@ -12,6 +12,8 @@
 #   a word into the executable    95 outside DUMPER_DECLARE_OBJECTS arrays,
 #                                 96 inside one of their elements
 #   double dumper_free            DUMPER_E_STATE, no abort
+#   a refused registration        95 at the dump, naming the first
+#                                 refusal, unless the host cleared it
 # pdumper only: the lint of unreported words (warning; 91 with
 # --strict), the writer's self-check (test-only fault injection), a
 # stale default image in a dumping run, realloc of an image object.
@@ -89,6 +91,36 @@ if "$TOY" --bad callback $DUMP --output "$T/cb" > "$T/cb.out" 2>&1; then
   esac
 else
   fail "the dump failed: `cat "$T/cb.out"`"
+fi
+
+begin "a refused registration fails the dump (95), naming the first, no file"
+out=`"$TOY" --refuse-registration $DUMP --output "$T/rr" 2>&1`
+st=$?
+at=`echo "$out" | sed -n 's/.*&the_table=\(0x[0-9a-f]*\).*/\1/p'`
+first="the first refused: dumper_remember_ptr ($at): the address is not declared as a pointer (it is inside the declared word \`the_table')"
+case "$st:$out" in
+  95:*"undeclared or invalid registration"*"$first"*)
+    if ls "$T" | grep -q '^rr'; then fail "a file was left: `ls "$T"`"
+    elif [ `echo "$out" | grep -c 'dumper_remember_ptr (0x'` -ne 1 ]; then
+      fail "the detail names a later refusal: $out"
+    else pass; fi ;;
+  *) fail "status $st (address $at): $out" ;;
+esac
+
+begin "after dumper_clear_registration_error the dump is made and starts"
+if "$TOY" --refuse-registration --clear-registration $DUMP --output "$T/rc" > "$T/rc.out" 2>&1; then
+  if [ $BACKEND = pdumper ]; then
+    out=`"$TOY" --dump-file="$T/rc" 2>&1`; origin=2
+  else
+    out=`"$T/rc" 2>&1`; origin=1
+  fi
+  st=$?
+  case "$st:$out" in
+    0:*"origin=$origin "*) pass ;;
+    *) fail "status $st: $out" ;;
+  esac
+else
+  fail "the dump failed: `cat "$T/rc.out"`"
 fi
 
 begin "a double dumper_free is a status, not an abort"

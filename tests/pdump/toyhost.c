@@ -13,9 +13,14 @@
    address, so a cold start and a start from an image can be compared.
 
    Usage: toyhost [--scale N] [--long N] [--foreign] [--mutate-gc]
+                  [--refuse-registration [--clear-registration]]
                   [--output FILE] [bridge options]
      --temacs=pdump --output FILE   build the heap and dump it
      --foreign      plant a pointer into libc (the dump must refuse it)
+     --refuse-registration  make two registrations the library refuses
+                    and carry on, as a host ignoring the status would
+                    (the dump must then fail, naming the first)
+     --clear-registration   then clear the refusal: the dump is made
      --mutate-gc    after start-up, mutate image objects to point at new
                     objects, collect, and check what survives  */
 
@@ -182,6 +187,23 @@ static void
 toy_undeclared (void)
 {
   callback_runs += 100;
+}
+
+/* --refuse-registration: a static never declared, registered anyway.  */
+static struct box *undeclared_box;
+
+/* Registrations a careless host makes and ignores the status of: a
+   declared word registered as a pointer, then an undeclared static.  */
+static void
+refuse_registrations (bool clear)
+{
+  enum dumper_status first = dumper_remember_ptr ((void **) &the_table, T_BOX);
+  enum dumper_status second
+    = dumper_remember_ptr ((void **) &undeclared_box, T_BOX);
+  printf ("refused: %d %d &the_table=%p\n", (int) first, (int) second,
+          (void *) &the_table);
+  if (clear)
+    dumper_clear_registration_error ();
 }
 
 /* A registration the test host cannot go on without.  */
@@ -704,6 +726,7 @@ main (int argc, char **argv)
   int scale = 1;
   long long_length = 1000;
   bool foreign = false, mutate = false, stats = false, contract = false;
+  bool refuse = false, clear = false;
   const char *output = NULL;
   for (int i = 1; i < argc; i++)
     {
@@ -721,6 +744,10 @@ main (int argc, char **argv)
         stats = true;
       else if (strcmp (argv[i], "--contract") == 0)
         contract = true;
+      else if (strcmp (argv[i], "--refuse-registration") == 0)
+        refuse = true;
+      else if (strcmp (argv[i], "--clear-registration") == 0)
+        clear = true;
       else if (strcmp (argv[i], "--strict") == 0)
         dumper_set_strict_lint (true);
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
@@ -749,6 +776,8 @@ main (int argc, char **argv)
       init_once (scale, long_length, foreign);
       if (bad_mode != BAD_NONE)
         init_bad ();
+      if (refuse)
+        refuse_registrations (clear);
       dumper_mark_initialized ();
     }
   if (contract)
