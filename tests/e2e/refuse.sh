@@ -12,6 +12,7 @@
 #   a word into the executable    95 outside DUMPER_DECLARE_OBJECTS arrays,
 #                                 96 inside one of their elements
 #   double dumper_free            DUMPER_E_STATE, no abort
+#   a by-header raw pointer       followed: 90 for malloc memory behind it
 #   a refused registration        95 at the dump, naming the first
 #                                 refusal, unless the host cleared it
 # pdumper only: the lint of unreported words (warning; 91 with
@@ -23,14 +24,7 @@
 
 TOY=$BUILDDIR/tests/pdump/toyhost
 
-case $BACKEND in
-  pdumper) DUMP=--temacs=pdump ;;
-  unexec) DUMP=--temacs=dump ;;
-  *)
-    begin "refusal tests"
-    skip "this build is --with-dumper=$BACKEND"
-    finish ;;
-esac
+dump_option "refusal tests"
 
 # The fields of toyhost's struct bad (tests/pdump/toyheap.h): an 8-byte
 # header, then words a, b, pointers p and bytes, a uint64_t length and
@@ -70,6 +64,10 @@ done
 refused exe-undeclared 95 "type \`bad'" "field at +$AT_A" "points into the executable" \
   "DUMPER_DECLARE_OBJECTS"
 refused exe-interior 96 "type \`bad'" "field at +$AT_A" "points 8 bytes into element 1 of builtins"
+# A raw pointer traced with type DUMPER_TAG_BY_HEADER is followed: the
+# vec it alone reaches holds a pointer to malloc memory (issue 30).
+refused by-header-malloc 90 "type \`vec'" "field at +$AT_B" "the word 0x" \
+  "is not memory from dumper_alloc"
 refused code-undeclared 95 "type \`bad'" "field at +$AT_FN" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
 
