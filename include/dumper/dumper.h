@@ -292,9 +292,24 @@ struct dumper_start_info
   const char *image_path;    /* image loaded (pdump), else NULL */
   double startup_seconds;    /* time spent inside dumper_startup */
   double load_seconds;       /* image load, including relocation and hooks */
+  /* True when the heap objects this start restored are not at the
+     addresses they had in the process that dumped them: rehash every
+     table keyed by object address (an `eq' hash table) exactly when it
+     is true.  That is after every pdump load, whatever the base mode:
+     the writer lays the objects out anew in the image, so even at the
+     image's preferred base (DUMPER_BASE_FIXED placed there, or a boot
+     cache) an object lies at preferred base + its image offset, never
+     at the heap address the dumping process built its tables with.
+     (pdump_stats ()->placement tells where an image landed, which is
+     another question.)  False in a dumped unexec executable, whose
+     arena holds every object at its dump-time address, and after a
+     cold start, whose tables were built in this process.  Already set
+     when the after-load hooks run.  */
+  bool moved;
 };
 
-/* Valid after dumper_startup; the pointer stays valid.  */
+/* Valid after dumper_startup (moved: also in the after-load hooks);
+   the pointer stays valid.  */
 const struct dumper_start_info *dumper_start_info (void);
 
 /* ------------------------------------------------------------------ */
