@@ -120,6 +120,11 @@ void bridge_registry_reset (void);
    when a description is installed).  */
 enum dumper_status bridge_registry_check_types (const struct dumper_heap *heap);
 
+/* DUMPER_OK, or DUMPER_E_REGISTRATION with the detail naming the first
+   registration refused since the start (or the last
+   dumper_clear_registration_error): dumper_dump's check.  */
+enum dumper_status bridge_registration_error (void);
+
 /* ------------------------------------------------------------------ */
 /* The heap description (heap.c).  */
 

@@ -183,6 +183,10 @@ dumper_dump (const char *output)
                         "--with-dumper=pdumper or --with-dumper=unexec");
   if (output == NULL || output[0] == '\0')
     return bridge_fail (DUMPER_E_USAGE, "no output file given for the dump");
+  /* Before anything is written: a refused registration means a static
+     the host meant to save would be missing from the dump.  */
+  if (bridge_registration_error () != DUMPER_OK)
+    return DUMPER_E_REGISTRATION;
   if (!dumper_gflags.will_dump_)
     return bridge_fail (DUMPER_E_STATE,
                         "dumper_dump called in a run that was not started to "

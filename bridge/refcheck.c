@@ -352,8 +352,11 @@ check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
   if (value == 0)
     return;
   struct target what = { TARGET_PTR, value, 0 };
-  if (target_ok (c, value, type, &what, field))
-    follow (c, value, type, field);
+  if (!target_ok (c, value, type, &what, field))
+    return;
+  if (type == DUMPER_TAG_BY_HEADER)
+    type = c->heap->header_type ((const void *) value);
+  follow (c, value, type, field);
 }
 
 static void

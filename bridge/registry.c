@@ -11,10 +11,16 @@
    on every start.  All storage comes from bridge_alloc: in unexec
    builds that is the static arena, so a dumped executable still has its
    registry.  The GC roots are also kept in a separate array, because a
-   collector scans them on every collection.  */
+   collector scans them on every collection.
+
+   A refused registration is also remembered (the first one of the run,
+   until dumper_clear_registration_error): the host may ignore the
+   status, but the static it meant would be missing from the dump, so
+   dumper_dump refuses to write one (bridge_registration_error).  */
 
 #include <config.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "bridge.h"
@@ -25,6 +31,47 @@ static size_t entry_count, entry_capacity;
 
 static uintptr_t **roots;
 static size_t root_count, root_capacity;
+
+/* The first refused registration since the last clear: its status
+   (DUMPER_OK when none) and its detail.  */
+static enum dumper_status refused_status;
+static char refused_detail[512];
+
+/* The end of every public registration call: a failure becomes the
+   run's refused registration unless one is already recorded.  */
+static enum dumper_status
+end_call (enum dumper_status st, const char *call)
+{
+  if (st != DUMPER_OK && refused_status == DUMPER_OK)
+    {
+      /* The function forms' details start with the call already.  */
+      const char *detail = dumper_error_detail ();
+      bool named = strncmp (detail, call, strlen (call)) == 0;
+      refused_status = st;
+      snprintf (refused_detail, sizeof refused_detail, "%s%s%s",
+                named ? "" : call, named ? "" : ": ", detail);
+    }
+  return st;
+}
+
+enum dumper_status
+bridge_registration_error (void)
+{
+  if (refused_status == DUMPER_OK)
+    return DUMPER_OK;
+  return bridge_fail (DUMPER_E_REGISTRATION, "a registration of this run "
+                      "was refused, so the dump would lack what it "
+                      "registers (the first refused: %s); fix it, or call "
+                      "dumper_clear_registration_error after handling it",
+                      refused_detail);
+}
+
+void
+dumper_clear_registration_error (void)
+{
+  refused_status = DUMPER_OK;
+  refused_detail[0] = '\0';
+}
 
 /* The index: entry key -> entry number (common/addrmap.c), its table
    in bridge_alloc memory like the rest of the registry.  */
@@ -195,8 +242,8 @@ register_decl (const struct dumper_decl *decls, size_t index,
   return DUMPER_OK;
 }
 
-enum dumper_status
-dumper_register (const struct dumper_decl *decl)
+static enum dumper_status
+register_declared (const struct dumper_decl *decl)
 {
   const struct dumper_decl *decls;
   enum dumper_status st = begin_call (&decls);
@@ -221,10 +268,43 @@ dumper_register (const struct dumper_decl *decl)
   return register_decl (decls, index, first, last);
 }
 
+enum dumper_status
+dumper_register (const struct dumper_decl *decl)
+{
+  char call[160];
+  snprintf (call, sizeof call, "the registration of %s",
+            decl && decl->name ? decl->name : "(unnamed)");
+  return end_call (register_declared (decl), call);
+}
+
+/* " (it is inside the declared word `w')" when ADDR lies in a declared
+   static of another kind than KIND, else "".  */
+static const char *
+declared_as (uint32_t kind, const void *addr, char *out, size_t size)
+{
+  const struct dumper_decl *decls;
+  size_t count;
+  out[0] = '\0';
+  if (bridge_decls (&decls, &count) != DUMPER_OK)
+    return out;
+  for (uint32_t k = DUMPER_DECL_ROOT; k <= DUMPER_DECL_KIND_MAX; k++)
+    {
+      size_t i = k == kind ? SIZE_MAX : bridge_decl_find_static (k, addr);
+      if (i != SIZE_MAX)
+        {
+          snprintf (out, size, " (it is inside the declared %s `%s')",
+                    bridge_decl_kind_name (k),
+                    decls[i].name ? decls[i].name : "?");
+          break;
+        }
+    }
+  return out;
+}
+
 /* The function forms: find the declaration, then register as above.  */
 static enum dumper_status
-register_static (uint32_t kind, void *addr, size_t size, int type,
-                 const char *call)
+find_and_register (uint32_t kind, void *addr, size_t size, int type,
+                   const char *call)
 {
   const struct dumper_decl *decls;
   enum dumper_status st = begin_call (&decls);
@@ -239,11 +319,13 @@ register_static (uint32_t kind, void *addr, size_t size, int type,
     return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p, %d): negative type",
                         call, addr, type);
   size_t index = bridge_decl_find_static (kind, addr);
+  char other[160];
   if (index == SIZE_MAX)
     return bridge_fail (DUMPER_E_REGISTRATION, "%s (%p): the address is not "
-                        "declared as a %s (use DUMPER_DECLARE_%s beside the "
+                        "declared as a %s%s (use DUMPER_DECLARE_%s beside the "
                         "variable, or the DUMPER_* registration macro)", call,
                         addr, bridge_decl_kind_name (kind),
+                        declared_as (kind, addr, other, sizeof other),
                         kind == DUMPER_DECL_ROOT ? "ROOT"
                         : kind == DUMPER_DECL_WORD ? "WORD"
                         : kind == DUMPER_DECL_PTR ? "PTR" : "SCALAR");
@@ -263,8 +345,15 @@ register_static (uint32_t kind, void *addr, size_t size, int type,
   return register_decl (decls, index, addr, addr);
 }
 
-enum dumper_status
-dumper_do_now_and_after_load (void (*fn) (void))
+static enum dumper_status
+register_static (uint32_t kind, void *addr, size_t size, int type,
+                 const char *call)
+{
+  return end_call (find_and_register (kind, addr, size, type, call), call);
+}
+
+static enum dumper_status
+register_hook (void (*fn) (void))
 {
   const struct dumper_decl *decls;
   enum dumper_status st = begin_call (&decls);
@@ -280,6 +369,12 @@ dumper_do_now_and_after_load (void (*fn) (void))
                         "DUMPER_DECLARE_HOOK or DUMPER_DO_NOW_AND_AFTER_LOAD)",
                         (void *) (uintptr_t) fn);
   return register_decl (decls, index, NULL, NULL);
+}
+
+enum dumper_status
+dumper_do_now_and_after_load (void (*fn) (void))
+{
+  return end_call (register_hook (fn), "dumper_do_now_and_after_load");
 }
 
 enum dumper_status

@@ -236,6 +236,9 @@ load_image (const char *path, bool check_only, bool embedded)
   flags.initialized_ = true;
   flags.dumped_with_pdumper_ = true;
   bridge_set_flags (&flags);
+  /* Every object is at its image address, none at the address it had
+     when dumped (dumper.h): the hooks may rehash on it.  */
+  start_info.moved = true;
 
   double t1 = bridge_now ();
   st = run_hooks ();
@@ -405,6 +408,7 @@ dumper_startup (int *argc, char ***argv)
   start_info.origin = DUMPER_ORIGIN_COLD;
   start_info.image_path = NULL;
   start_info.load_seconds = 0;
+  start_info.moved = false;   /* unexec too: the arena stays in place */
 
   if (dumper_gflags.dumped_with_unexec_)
     {

@@ -7,8 +7,15 @@
    compaction, and an open-addressing index of entry numbers.
 
    `eq' hashes the word itself, so for heap keys it depends on addresses:
-   a pdump image drops that index (the type's fixup in host/types.c) and
-   the table is rehashed lazily, on its first access after the load.
+   it must be rebuilt exactly when dumper_start_info ()->moved is true
+   (dumper.h), that is after every pdump load, in every base mode (even
+   at the preferred base no object is at the address the dumping
+   process hashed), and never in a dumped unexec executable (its arena
+   keeps every address, so the saved index is used as it is).  The
+   rebuild is lazy: a pdump image drops the index (the type's fixup in
+   host/types.c: it would also make images differ under ASLR) and the
+   table is rehashed on its first access after the load.
+   `dlisp --load-stats' prints `dumper-moved' (tests/host/moved.sh).
    `equal' hashes contents only (dl_sxhash: strings and symbol names by
    their bytes, floats by their bits, lists and vectors by their first
    elements), so its index stays valid in an image and is saved.

@@ -57,7 +57,7 @@ HOST_TESTS = tests/host/test_reader tests/host/test_eval tests/host/test_gc \
 	tests/host/test_hash tests/host/test_digest
 CHECK_PROGRAMS += $(HOST_TESTS)
 CHECK_SCRIPTS += tests/host/dlisp-cli.sh tests/host/dlisp-batch.sh \
-	tests/host/dlisp-digest.sh tests/host/dlisp-dump.sh
+	tests/host/dlisp-digest.sh tests/host/dlisp-dump.sh tests/host/moved.sh
 
 tests/host/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 tests/host/%.o: ALL_CPPFLAGS += -I$(srcdir)/host

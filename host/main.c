@@ -371,10 +371,13 @@ private_dirty_kb (void)
   return kb;
 }
 
-/* The pdump loader's figures (pdump.h), when an image was loaded.  */
+/* Whether objects moved since the dump (dumper.h: what `eq' tables
+   rehash on), then the pdump loader's figures (pdump.h), when an image
+   was loaded.  */
 static void
 print_load_stats (void)
 {
+  printf ("dumper-moved: %d\n", dumper_start_info ()->moved ? 1 : 0);
   const struct pdump_stats *ps = pdump_stats ();
   if (ps->loaded)
     {

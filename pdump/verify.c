@@ -483,9 +483,11 @@ check_word (struct verifier *v, size_t field_offset, uintptr_t value,
     }
   else if (in_exe)
     check_exe_target (v, field_offset, value, value - tag, 1, type);
-  else if (!in_image)
+  else if (!in_image && (value != tag || type != DUMPER_TAG_BY_HEADER))
     fail_at (v, field_offset, value, "pointer tag %" PRIuPTR " but the "
              "word is not relocated", tag);
+  else if (!in_image)
+    ;   /* NULL behind a header tag: allowed, never relocated */
   else
     check_image_target (v, field_offset, value, value - tag - v->base, type);
 }
@@ -494,7 +496,8 @@ static void
 check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
            bool in_image, bool in_exe)
 {
-  if (type < 0 || type >= v->heap->type_count)
+  if ((type < 0 && type != DUMPER_TAG_BY_HEADER)
+      || type >= v->heap->type_count)
     fail_at (v, field_offset, value, "the trace function reported type %d",
              type);
   else if (in_exe)

@@ -859,6 +859,14 @@ encode_word (struct pdump_walk *w, uintptr_t value, size_t field_offset,
       return true;
     }
   uintptr_t address = value - tag;
+  if (address == 0 && type == DUMPER_TAG_BY_HEADER)
+    {
+      /* NULL behind a header tag: there is no header to read, and
+         nothing to relocate (heap.h).  */
+      *encoded = value;
+      *kind = VALUE_PLAIN;
+      return true;
+    }
   if (address == 0)
     {
       char why[192];
@@ -896,6 +904,8 @@ encode_ptr (struct pdump_walk *w, uintptr_t value, int type,
                                       field_offset, encoded, kind);
   if (where != IN_HEAP)
     return where == IN_EXE;
+  if (type == DUMPER_TAG_BY_HEADER)
+    type = w->heap->header_type ((const void *) value);
   if (type < 0)
     {
       fail_field (w, DUMPER_E_HEAP_DESC, field_offset,

@@ -293,9 +293,24 @@ struct dumper_start_info
   const char *image_path;    /* image loaded (pdump), else NULL */
   double startup_seconds;    /* time spent inside dumper_startup */
   double load_seconds;       /* image load, including relocation and hooks */
+  /* True when the heap objects this start restored are not at the
+     addresses they had in the process that dumped them: rehash every
+     table keyed by object address (an `eq' hash table) exactly when it
+     is true.  That is after every pdump load, whatever the base mode:
+     the writer lays the objects out anew in the image, so even at the
+     image's preferred base (DUMPER_BASE_FIXED placed there, or a boot
+     cache) an object lies at preferred base + its image offset, never
+     at the heap address the dumping process built its tables with.
+     (pdump_stats ()->placement tells where an image landed, which is
+     another question.)  False in a dumped unexec executable, whose
+     arena holds every object at its dump-time address, and after a
+     cold start, whose tables were built in this process.  Already set
+     when the after-load hooks run.  */
+  bool moved;
 };
 
-/* Valid after dumper_startup; the pointer stays valid.  */
+/* Valid after dumper_startup (moved: also in the after-load hooks);
+   the pointer stays valid.  */
 const struct dumper_start_info *dumper_start_info (void);
 
 /* ------------------------------------------------------------------ */
@@ -318,7 +333,9 @@ void dumper_set_strict_lint (bool strict);
    written under a temporary name and renamed, so a failure never leaves
    a partial file under OUTPUT.  Requires `will_dump' and
    dumper_describe_heap (pdumper).  In a `none' build it returns
-   DUMPER_E_NO_BACKEND.  The process may continue afterwards, but a
+   DUMPER_E_NO_BACKEND.  After a refused registration (see "Registry")
+   it returns DUMPER_E_REGISTRATION, naming the first refused call, and
+   writes nothing until dumper_clear_registration_error.  The process may continue afterwards, but a
    host normally exits.  */
 enum dumper_status dumper_dump (const char *output);
 
@@ -395,7 +412,27 @@ void dumper_expect_objects (size_t count);
    whose static overlaps another declaration.  The declaration table is
    checked as a whole on first use; a malformed table (overlapping
    statics, an invalid entry) refuses every registration and
-   dumper_startup, naming the entries.  */
+   dumper_startup, naming the entries.
+
+   A refusal is sticky.  A host that ignores the status of a refused
+   registration would otherwise dump an image (or executable) without
+   that static, and its next start would find it NULL.  So after any
+   failed registration call (function form, statement macro or
+   dumper_register) dumper_dump fails with DUMPER_E_REGISTRATION, writes
+   nothing, and its detail names the FIRST failed call of the run: the
+   call, the address, and the declaration the address lies in when it
+   is declared as another kind.  The same in every back end.  */
+
+/* Forget the refused registrations so far, so that dumper_dump may
+   write again.  For a host that handled the failure itself: it fixed
+   and repeated the registration (a refusal registers nothing, so
+   nothing half-made remains), or it decided that the static need not
+   survive a dump (then a start from the dump finds it as the cold init
+   left it before registering: usually NULL or 0).  A host that merely
+   wants the dump to succeed must not call it; the next start would
+   crash on the missing root instead.  Later refusals are recorded
+   again.  */
+void dumper_clear_registration_error (void);
 
 /* The kinds of declarations.  The numbers are part of the image format
    (a registry record carries its declaration's kind): never renumber.  */

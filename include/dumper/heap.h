@@ -55,7 +55,8 @@
      keeps no state across callbacks: the verifier may abandon a trace
      function (longjmp) at its first bad field;
    - a type that a tag names directly is always reached by that tag,
-     never through a DUMPER_TAG_BY_HEADER tag;
+     never through a DUMPER_TAG_BY_HEADER tag nor a raw pointer traced
+     with type DUMPER_TAG_BY_HEADER;
    - size and trace functions accept hostile values: the pass runs them
      on a crafted image's objects, whose fields may hold anything (a
      length of 2^64-1, a NULL data pointer with a length).  They do no
@@ -75,7 +76,13 @@
      block has room for, never as the wrapped small number (nbytes + 1
      with nbytes = 2^64-1 is 0, which every block has room for).  The
      pass checks that a byte block pointer and its length lie inside one
-     byte block of the image (or inside the executable).  */
+     byte block of the image (or inside the executable).
+
+   NULL: a raw pointer of any type may be NULL.  A tagged word whose
+   tag is DUMPER_TAG_BY_HEADER may be NULL plus that tag (there is no
+   header to read: it is saved and restored as it is, in every back
+   end and verification mode); the pdump writer refuses a NULL with a
+   tag naming a type (DUMPER_E_FOREIGN_POINTER).  */
 
 #ifndef DUMPER_HEAP_H
 #define DUMPER_HEAP_H
@@ -95,7 +102,10 @@ struct dumper_tracer
 {
   /* A tagged word: an immediate or a tagged heap pointer.  */
   void (*word) (struct dumper_tracer *self, const uintptr_t *field);
-  /* A raw pointer (or NULL) to the start of an object of type TYPE.  */
+  /* A raw pointer (or NULL) to the start of an object of type TYPE, or,
+     with TYPE DUMPER_TAG_BY_HEADER, of the type header_type gives for
+     the object it points to (as for a tagged word whose tag says "by
+     header").  A collector's callback must resolve that itself.  */
   void (*ptr) (struct dumper_tracer *self, void *const *field, int type);
   /* A raw pointer (or NULL) to a pointer-free block of LENGTH bytes,
      for example string data.  Blocks are shared when two fields point
@@ -155,7 +165,8 @@ struct dumper_type
 
 /* Tag table entries besides type indexes.  */
 #define DUMPER_TAG_IMMEDIATE (-1)   /* the word is not a pointer */
-#define DUMPER_TAG_BY_HEADER (-2)   /* the type comes from header_type */
+#define DUMPER_TAG_BY_HEADER (-2)   /* the type comes from header_type;
+                                       also a type for dumper_trace_ptr */
 
 /* The whole description.  Must stay valid (static) while the process
    may dump.  */

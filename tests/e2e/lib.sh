@@ -33,6 +33,20 @@ has_codec () {
   return 1
 }
 
+# dump_option NAME: set DUMP to the option that makes a run dump in this
+# build's back end, or, in a build that cannot dump, skip the script
+# (reported as NAME) and exit.  Call it after the definitions below.
+dump_option () {
+  case $BACKEND in
+    pdumper) DUMP=--temacs=pdump ;;
+    unexec) DUMP=--temacs=dump ;;
+    *)
+      begin "$1"
+      skip "this build is --with-dumper=$BACKEND"
+      finish ;;
+  esac
+}
+
 T=`mktemp -d "${TMPDIR:-/tmp}/dumper-e2e.XXXXXX"` || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 

@@ -12,6 +12,9 @@
 #   a word into the executable    95 outside DUMPER_DECLARE_OBJECTS arrays,
 #                                 96 inside one of their elements
 #   double dumper_free            DUMPER_E_STATE, no abort
+#   a by-header raw pointer       followed: 90 for malloc memory behind it
+#   a refused registration        95 at the dump, naming the first
+#                                 refusal, unless the host cleared it
 # pdumper only: the lint of unreported words (warning; 91 with
 # --strict), the writer's self-check (test-only fault injection), a
 # stale default image in a dumping run, realloc of an image object.
@@ -21,14 +24,7 @@
 
 TOY=$BUILDDIR/tests/pdump/toyhost
 
-case $BACKEND in
-  pdumper) DUMP=--temacs=pdump ;;
-  unexec) DUMP=--temacs=dump ;;
-  *)
-    begin "refusal tests"
-    skip "this build is --with-dumper=$BACKEND"
-    finish ;;
-esac
+dump_option "refusal tests"
 
 # The fields of toyhost's struct bad (tests/pdump/toyheap.h): an 8-byte
 # header, then words a, b, pointers p and bytes, a uint64_t length and
@@ -68,6 +64,10 @@ done
 refused exe-undeclared 95 "type \`bad'" "field at +$AT_A" "points into the executable" \
   "DUMPER_DECLARE_OBJECTS"
 refused exe-interior 96 "type \`bad'" "field at +$AT_A" "points 8 bytes into element 1 of builtins"
+# A raw pointer traced with type DUMPER_TAG_BY_HEADER is followed: the
+# vec it alone reaches holds a pointer to malloc memory (issue 30).
+refused by-header-malloc 90 "type \`vec'" "field at +$AT_B" "the word 0x" \
+  "is not memory from dumper_alloc"
 refused code-undeclared 95 "type \`bad'" "field at +$AT_FN" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
 
@@ -89,6 +89,36 @@ if "$TOY" --bad callback $DUMP --output "$T/cb" > "$T/cb.out" 2>&1; then
   esac
 else
   fail "the dump failed: `cat "$T/cb.out"`"
+fi
+
+begin "a refused registration fails the dump (95), naming the first, no file"
+out=`"$TOY" --refuse-registration $DUMP --output "$T/rr" 2>&1`
+st=$?
+at=`echo "$out" | sed -n 's/.*&the_table=\(0x[0-9a-f]*\).*/\1/p'`
+first="the first refused: dumper_remember_ptr ($at): the address is not declared as a pointer (it is inside the declared word \`the_table')"
+case "$st:$out" in
+  95:*"undeclared or invalid registration"*"$first"*)
+    if ls "$T" | grep -q '^rr'; then fail "a file was left: `ls "$T"`"
+    elif [ `echo "$out" | grep -c 'dumper_remember_ptr (0x'` -ne 1 ]; then
+      fail "the detail names a later refusal: $out"
+    else pass; fi ;;
+  *) fail "status $st (address $at): $out" ;;
+esac
+
+begin "after dumper_clear_registration_error the dump is made and starts"
+if "$TOY" --refuse-registration --clear-registration $DUMP --output "$T/rc" > "$T/rc.out" 2>&1; then
+  if [ $BACKEND = pdumper ]; then
+    out=`"$TOY" --dump-file="$T/rc" 2>&1`; origin=2
+  else
+    out=`"$T/rc" 2>&1`; origin=1
+  fi
+  st=$?
+  case "$st:$out" in
+    0:*"origin=$origin "*) pass ;;
+    *) fail "status $st: $out" ;;
+  esac
+else
+  fail "the dump failed: `cat "$T/rc.out"`"
 fi
 
 begin "a double dumper_free is a status, not an abort"

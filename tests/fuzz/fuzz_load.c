@@ -95,8 +95,15 @@ mark_word (struct dumper_tracer *t, const uintptr_t *field)
 static void
 mark_ptr (struct dumper_tracer *t, void *const *field, int type)
 {
-  if (*field)
-    push ((struct marker *) t, *field, type);
+  if (*field == NULL)
+    return;
+  if (type == DUMPER_TAG_BY_HEADER)
+    {
+      if (!pdump_object_p (*field))
+        return;
+      type = heap.header_type (*field);
+    }
+  push ((struct marker *) t, *field, type);
 }
 
 static void

@@ -129,7 +129,14 @@ enum bad_mode
   BAD_CODE_UNDECLARED,
   /* a points into the executable: outside the declared static objects,
      or into the middle of one.  */
-  BAD_EXE_UNDECLARED, BAD_EXE_INTERIOR
+  BAD_EXE_UNDECLARED, BAD_EXE_INTERIOR,
+  /* Not bad: a is a raw pointer to a vec and p a NULL, both reported
+     with type DUMPER_TAG_BY_HEADER; b the same vec tagged; bytes a
+     NULL with the header tag, reported as a word.  */
+  BAD_BY_HEADER,
+  /* As BAD_BY_HEADER, but the vec is reached only through a, and holds
+     a pointer to malloc memory: the check must follow a into it.  */
+  BAD_BY_HEADER_MALLOC
 };
 static enum bad_mode bad_mode;
 
@@ -154,6 +161,13 @@ bad_trace (const void *o, struct dumper_tracer *t)
     case BAD_TWICE_MIXED:
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->a, T_PAIR);
+      return;
+    case BAD_BY_HEADER:
+    case BAD_BY_HEADER_MALLOC:
+      dumper_trace_ptr (t, (void *const *) &b->a, DUMPER_TAG_BY_HEADER);
+      dumper_trace_word (t, &b->b);
+      dumper_trace_ptr (t, (void *const *) &b->p, DUMPER_TAG_BY_HEADER);
+      dumper_trace_word (t, (const uintptr_t *) &b->bytes);
       return;
     case BAD_HEAPWORD:
       /* b holds a heap address and is not reported.  */

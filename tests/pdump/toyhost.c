@@ -13,9 +13,14 @@
    address, so a cold start and a start from an image can be compared.
 
    Usage: toyhost [--scale N] [--long N] [--foreign] [--mutate-gc]
+                  [--refuse-registration [--clear-registration]]
                   [--output FILE] [bridge options]
      --temacs=pdump --output FILE   build the heap and dump it
      --foreign      plant a pointer into libc (the dump must refuse it)
+     --refuse-registration  make two registrations the library refuses
+                    and carry on, as a host ignoring the status would
+                    (the dump must then fail, naming the first)
+     --clear-registration   then clear the refusal: the dump is made
      --mutate-gc    after start-up, mutate image objects to point at new
                     objects, collect, and check what survives  */
 
@@ -42,7 +47,8 @@ static const char *const bad_names[] = {
   "none", "interior", "interior-ptr", "malloc", "malloc-word",
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
-  "callback", "code-undeclared", "exe-undeclared", "exe-interior"
+  "callback", "code-undeclared", "exe-undeclared", "exe-interior",
+  "by-header", "by-header-malloc"
 };
 
 static const struct builtin builtins[] = {
@@ -182,6 +188,23 @@ static void
 toy_undeclared (void)
 {
   callback_runs += 100;
+}
+
+/* --refuse-registration: a static never declared, registered anyway.  */
+static struct box *undeclared_box;
+
+/* Registrations a careless host makes and ignores the status of: a
+   declared word registered as a pointer, then an undeclared static.  */
+static void
+refuse_registrations (bool clear)
+{
+  enum dumper_status first = dumper_remember_ptr ((void **) &the_table, T_BOX);
+  enum dumper_status second
+    = dumper_remember_ptr ((void **) &undeclared_box, T_BOX);
+  printf ("refused: %d %d &the_table=%p\n", (int) first, (int) second,
+          (void *) &the_table);
+  if (clear)
+    dumper_clear_registration_error ();
 }
 
 /* A registration the test host cannot go on without.  */
@@ -377,7 +400,40 @@ init_bad (void)
     case BAD_HEAPWORD:
       b->b = (word) untag (vec);
       break;
+    case BAD_BY_HEADER:
+      for (uint32_t i = 0; i < 4; i++)
+        vec_of (vec)->items[i] = make_fix (7 + i);
+      b->a = (word) untag (vec);
+      b->b = vec;
+      b->bytes = (char *) (uintptr_t) TAG_HDR;
+      break;
+    case BAD_BY_HEADER_MALLOC:
+      vec_of (vec)->items[1] = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
+      b->a = (word) untag (vec);
+      b->bytes = (char *) (uintptr_t) TAG_HDR;
+      break;
     }
+}
+
+/* --bad by-header after a start: the raw by-header pointer is the
+   object the tagged word names, with its contents; the NULLs stayed
+   NULL.  */
+static int
+check_by_header (void)
+{
+  const struct bad *b = untag (bad_root);
+  const struct vec *v = (const struct vec *) b->a;
+  uint64_t sum = 0;
+  for (uint32_t i = 0; v && i < v->h.length; i++)
+    sum += v->items[i] >> 3;
+  printf ("by-header: same=%d type=%u length=%u sum=%llu p=%p "
+          "null_word=%#lx image=%d\n", v == untag (b->b),
+          v ? v->h.type : 0, v ? v->h.length : 0, (unsigned long long) sum,
+          (void *) b->p, (unsigned long) (uintptr_t) b->bytes,
+          v && pdump_object_p (v));
+  return v == untag (b->b) && v->h.type == T_VEC && v->h.length == 4
+         && sum == 34 && b->p == NULL && (uintptr_t) b->bytes == TAG_HDR
+         ? 0 : 2;
 }
 
 /* ------------------------------------------------------------------ */
@@ -693,9 +749,31 @@ check_contract (void)
 
 /* ------------------------------------------------------------------ */
 
+/* Set bad_mode from the --bad argument NAME; false when unknown.  */
+static bool
+parse_bad (const char *name)
+{
+  size_t k = 1;
+  while (k < sizeof bad_names / sizeof bad_names[0]
+         && strcmp (bad_names[k], name) != 0)
+    k++;
+  if (k == sizeof bad_names / sizeof bad_names[0])
+    {
+      fprintf (stderr, "toyhost: unknown --bad scenario %s\n", name);
+      return false;
+    }
+  bad_mode = (enum bad_mode) k;
+  return true;
+}
+
 int
 main (int argc, char **argv)
 {
+  /* The trace of `bad' depends on the scenario, and the loader's
+     structural pass (verify=structure) traces inside dumper_startup.  */
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp (argv[i], "--bad") == 0 && !parse_bad (argv[i + 1]))
+      return 64;
   dumper_describe_heap (&heap);
   enum dumper_status st = dumper_startup (&argc, &argv);
   if (st != DUMPER_OK)
@@ -704,6 +782,7 @@ main (int argc, char **argv)
   int scale = 1;
   long long_length = 1000;
   bool foreign = false, mutate = false, stats = false, contract = false;
+  bool refuse = false, clear = false;
   const char *output = NULL;
   for (int i = 1; i < argc; i++)
     {
@@ -721,21 +800,16 @@ main (int argc, char **argv)
         stats = true;
       else if (strcmp (argv[i], "--contract") == 0)
         contract = true;
+      else if (strcmp (argv[i], "--refuse-registration") == 0)
+        refuse = true;
+      else if (strcmp (argv[i], "--clear-registration") == 0)
+        clear = true;
       else if (strcmp (argv[i], "--strict") == 0)
         dumper_set_strict_lint (true);
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
         {
-          const char *name = argv[++i];
-          size_t k = 1;
-          while (k < sizeof bad_names / sizeof bad_names[0]
-                 && strcmp (bad_names[k], name) != 0)
-            k++;
-          if (k == sizeof bad_names / sizeof bad_names[0])
-            {
-              fprintf (stderr, "toyhost: unknown --bad scenario %s\n", name);
-              return 64;
-            }
-          bad_mode = (enum bad_mode) k;
+          if (!parse_bad (argv[++i]))
+            return 64;
         }
       else
         {
@@ -749,6 +823,8 @@ main (int argc, char **argv)
       init_once (scale, long_length, foreign);
       if (bad_mode != BAD_NONE)
         init_bad ();
+      if (refuse)
+        refuse_registrations (clear);
       dumper_mark_initialized ();
     }
   if (contract)
@@ -783,6 +859,8 @@ main (int argc, char **argv)
       printf ("callback=%d fn_is_toy_callback=%d\n", callback_runs,
               b->fn == toy_callback);
     }
+  if (bad_mode == BAD_BY_HEADER && check_by_header () != 0)
+    return 2;
   printf ("origin=%d hooks=%d digest=%016llx\n",
           (int) dumper_start_info ()->origin, hook_runs,
           (unsigned long long) digest ());
@@ -794,6 +872,7 @@ main (int argc, char **argv)
               (unsigned long long) s->image_relocs,
               (unsigned long long) s->exe_relocs);
       printf ("world_at=%p exe_at=%p\n", untag (world), (void *) &variant);
+      printf ("placement=%d\n", (int) s->placement);
       printf ("phases: open %.3f map %.3f verify %.3f relocate %.3f restore "
               "%.3f hooks %.3f ms; %ld minor faults\n", s->open_seconds * 1e3,
               s->map_seconds * 1e3, s->verify_seconds * 1e3,

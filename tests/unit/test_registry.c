@@ -4,8 +4,9 @@
    (bridge/heap.c): registration order, no-op re-registration, hooks run
    once at registration, the root list, growth past the initial
    capacity, bad registrations refused when they are made (undeclared,
-   NULL, zero size, negative or out-of-range type, wrong kind), bad
-   declaration tables (overlaps, invalid entries), and rejected
+   NULL, zero size, negative or out-of-range type, wrong kind), a
+   refusal kept until dumper_clear_registration_error so that
+   dumper_dump refuses to write without it, bad declaration tables (overlaps, invalid entries), and rejected
    descriptions.  */
 
 #include <config.h>
@@ -14,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -48,6 +50,7 @@ static int
 reset (void **state)
 {
   bridge_registry_reset ();
+  dumper_clear_registration_error ();
   memset (hook_calls, 0, sizeof hook_calls);
   call_count = 0;
   return 0;
@@ -199,6 +202,62 @@ test_bad_registrations_refused (void **state)
   assert_int_equal (count, 0);
 }
 
+/* The detail of the last call contains PART.  */
+static void
+assert_detail (const char *part)
+{
+  if (strstr (dumper_error_detail (), part) == NULL)
+    fail_msg ("detail \"%s\" lacks \"%s\"", dumper_error_detail (), part);
+}
+
+/* A refused registration makes dumper_dump fail (before it looks at
+   its state or writes anything) naming the first refusal, until the
+   host clears it.  */
+static void
+test_refusal_is_sticky (void **state)
+{
+  if (!DUMPER_WITH_PDUMPER && !DUMPER_WITH_UNEXEC)
+    skip ();
+  /* Not a dumping run: without a refusal, the state is what fails.  */
+  assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_STATE);
+  char address[64];
+  snprintf (address, sizeof address, "(%p)", (void *) &undeclared_word);
+  assert_refused (dumper_remember_word (&undeclared_word), "not declared");
+  /* A later success and a later refusal change nothing.  */
+  assert_int_equal (dumper_staticpro (&root1), DUMPER_OK);
+  assert_refused (dumper_staticpro (&word1), "inside the declared word `word1'");
+  for (int i = 0; i < 2; i++)
+    {
+      assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_REGISTRATION);
+      assert_detail ("the first refused: dumper_remember_word ");
+      assert_detail (address);
+      assert_detail ("not declared as a word");
+      if (strstr (dumper_error_detail (), "word1") != NULL)
+        fail_msg ("the detail names a later refusal: %s",
+                  dumper_error_detail ());
+    }
+  dumper_clear_registration_error ();
+  assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_STATE);
+  /* Recorded again after a clear: a root named by the registry, and a
+     declaration made outside the table, by its name.  */
+  assert_refused (dumper_staticpro (&word1), "not declared as a root");
+  assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_REGISTRATION);
+  assert_detail ("the first refused: dumper_staticpro ");
+  assert_detail ("inside the declared word `word1'");
+  dumper_clear_registration_error ();
+  static const struct dumper_decl forged = {
+    DUMPER_DECL_WORD, 0, sizeof undeclared_word, &undeclared_word, NULL,
+    "forged_word", 0
+  };
+  assert_refused (dumper_register (&forged), "not in the executable's");
+  assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_REGISTRATION);
+  assert_detail ("the registration of forged_word: the declaration at");
+  assert_refused (dumper_do_now_and_after_load (undeclared_hook),
+                  "not declared as a hook");
+  dumper_clear_registration_error ();
+  assert_int_equal (dumper_dump ("unused-output"), DUMPER_E_STATE);
+}
+
 static size_t size8 (const void *obj) { (void) obj; return 8; }
 
 /* A type outside the heap description: refused at registration once
@@ -345,6 +404,7 @@ main (void)
     cmocka_unit_test_setup (test_growth_keeps_order_and_dedup, reset),
     cmocka_unit_test_setup (test_reset_empties, reset),
     cmocka_unit_test_setup (test_bad_registrations_refused, reset),
+    cmocka_unit_test_setup (test_refusal_is_sticky, reset),
     cmocka_unit_test_setup (test_pointer_type_against_heap, reset),
     cmocka_unit_test (test_bad_tables_refused),
     cmocka_unit_test_setup (test_heap_description_checks, reset),
