@@ -1054,8 +1054,12 @@ exe_pages (const struct pdump_view *view, const unsigned char *base,
         memcpy (&e, exe + i * 4, 4);
       if (j < code_count)
         memcpy (&c, code_relocs + j * 4, 4);
-      uint32_t w = e < c ? e : c;
-      if (e < c)
+      /* Each turn advances an index still in range: entries are not
+         checked yet, so 0xffffffff is both a real entry and the
+         exhausted list's stand-in (taking j then looped forever).  */
+      bool from_exe = j >= code_count || (i < exe_count && e < c);
+      uint32_t w = from_exe ? e : c;
+      if (from_exe)
         i++;
       else
         j++;

@@ -2,10 +2,11 @@
 /* tests/fuzz/mutate.c: the resealing mutator of the corruption campaign
    (tests/fuzz/campaign.sh).
 
-   Usage: mutate IMAGE OUTPUT KIND SEED
+   Usage: mutate IMAGE OUTPUT KIND SEED [--no-reseal]
 
    Writes a mutant of IMAGE to OUTPUT with every checksum recomputed
-   (what a hostile or buggy producer writes) and prints one line:
+   (what a hostile or buggy producer writes; with --no-reseal they are
+   left as they were, as damage leaves them) and prints one line:
    "KIND SEED CLASS what-changed".  KIND is one of
 
      reloc-clear  a relocation bit cleared on a pointer field (the field
@@ -32,6 +33,12 @@
      uncode       a RELOC_CODE entry removed: the code pointer field
                   keeps its declaration index, a small number, which the
                   host would call
+     exe-top      a RELOC_EXE entry set to a word number at the top of
+                  the range (issue 32): the last entry to 0xffffffff,
+                  0xfffffffe, HOT's word count or 0x80000000 (outside
+                  HOT, the list still sorted), or the first to
+                  0xffffffff or HOT's last word (out of order); the
+                  variant is SEED modulo 6
 
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
@@ -45,6 +52,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,6 +591,33 @@ mutate_exe (struct image *im, char *what, size_t what_size)
   return "structural";
 }
 
+/* exe-top: the variants of the table above, by SEED.  The loader must
+   refuse every one before it writes a word (the merge in load.c's
+   exe_pages once looped forever on 0xffffffff).  */
+static const char *
+mutate_exe_top (struct image *im, uint64_t seed, char *what, size_t what_size)
+{
+  const struct pdump_section *es = &im->s[PDUMP_SECTION_RELOC_EXE];
+  uint64_t word_count = im->s[PDUMP_SECTION_HOT].size / im->h.word_size;
+  const struct { bool first; uint64_t value; } variants[] = {
+    { false, UINT32_MAX }, { false, UINT32_MAX - 1 }, { false, word_count },
+    { false, UINT32_C (0x80000000) }, { true, UINT32_MAX },
+    { true, word_count - 1 }
+  };
+  unsigned k = (unsigned) (seed % (sizeof variants / sizeof variants[0]));
+  /* The first entry is out of order only with a second after it.  */
+  if (es->count < (variants[k].first ? 2u : 1u) || word_count > UINT32_MAX)
+    return NULL;
+  uint64_t i = variants[k].first ? 0 : es->count - 1;
+  uint32_t old, w = (uint32_t) variants[k].value;
+  memcpy (&old, im->bytes + es->offset + i * 4, 4);
+  memcpy (im->bytes + es->offset + i * 4, &w, 4);
+  snprintf (what, what_size, "RELOC_EXE entry %" PRIu64 " of %" PRIu64
+            " (HOT has %" PRIu64 " words): %u -> 0x%x", i, es->count,
+            word_count, old, w);
+  return "structural";
+}
+
 static const char *
 mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
 {
@@ -697,9 +732,12 @@ mutate_flip (struct image *im, char *what, size_t what_size)
 int
 main (int argc, char **argv)
 {
-  if (argc != 5)
+  bool reseal = argc == 5;
+  if (argc == 6 && strcmp (argv[5], "--no-reseal") == 0)
+    reseal = false;
+  else if (argc != 5)
     {
-      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED\n");
+      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED [--no-reseal]\n");
       return 1;
     }
   FILE *f = fopen (argv[1], "rb");
@@ -736,12 +774,15 @@ main (int argc, char **argv)
     cls = mutate_code (&im, kind, what, sizeof what);
   else if (strcmp (kind, "exe") == 0)
     cls = mutate_exe (&im, what, sizeof what);
+  else if (strcmp (kind, "exe-top") == 0)
+    cls = mutate_exe_top (&im, seed, what, sizeof what);
   else
     die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-         "record, code, uncode, exe)");
+         "record, code, uncode, exe, exe-top)");
   if (cls == NULL)
     return 2;
-  fuzz_reseal (im.bytes, im.size);
+  if (reseal)
+    fuzz_reseal (im.bytes, im.size);
   f = fopen (argv[2], "wb");
   if (f == NULL || fwrite (im.bytes, 1, im.size, f) != im.size || fclose (f) != 0)
     die ("cannot write the mutant");
