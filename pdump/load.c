@@ -818,7 +818,10 @@ open_file (struct load *l)
     return fail_file (req, DUMPER_E_STATE, "an image is already loaded", 0);
   l->t0 = pdump_now ();
   l->faults0 = minor_faults ();
-  l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO named as the image would block a plain open
+     until a writer came; it opens at once and is refused below.  It
+     changes nothing for a regular file's reads and mappings.  */
+  l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (l->place.fd < 0)
     return fail_file (req, DUMPER_E_IMAGE_MISSING, "cannot open the image",
                       errno);
