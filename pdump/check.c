@@ -688,10 +688,10 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
                              r->path, "RELOC_IMAGE has bits beyond the end of "
                              "HOT");
 
-  XXH3_state_t *state = XXH3_createState ();
-  if (state == NULL)
-    return pdump_check_fail (DUMPER_E_NOMEM, r->detail, r->detail_size, r->path,
-                             "out of memory");
+  /* On the stack: HOT may be a file mapping, and a SIGBUS while it is
+     read leaves this function by the loader's siglongjmp (hash.h).  */
+  XXH3_state_t state_storage, *state = &state_storage;
+  XXH3_INITSTATE (state);
   XXH3_64bits_reset (state);
 
   for (uint64_t chunk = 0; chunk < word_count; chunk += CHUNK_WORDS)
@@ -701,11 +701,8 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
       if (fill && !fill (fill_ctx, hot + chunk * PDUMP_WORD_SIZE,
                          chunk * PDUMP_WORD_SIZE,
                          (limit - chunk) * PDUMP_WORD_SIZE))
-        {
-          XXH3_freeState (state);
-          return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
-                                   r->path, "cannot read section HOT");
-        }
+        return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
+                                 r->path, "cannot read section HOT");
       XXH3_64bits_update (state, words + chunk,
                           (size_t) (limit - chunk) * PDUMP_WORD_SIZE);
 
@@ -735,14 +732,10 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
               }
         }
       if (bad)
-        {
-          XXH3_freeState (state);
-          return locate_bad_image_value (r, words, chunk, limit, delta,
-                                         image_span);
-        }
+        return locate_bad_image_value (r, words, chunk, limit, delta,
+                                       image_span);
     }
   uint64_t sum = XXH3_64bits_digest (state);
-  XXH3_freeState (state);
   if (images != v->sections[PDUMP_SECTION_RELOC_IMAGE].count)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
                              r->path, "RELOC_IMAGE has %" PRIu64 " bits set; "
