@@ -39,6 +39,13 @@
                   HOT, the list still sorted), or the first to
                   0xffffffff or HOT's last word (out of order); the
                   variant is SEED modulo 6
+     count        a count of the header or section table set beyond what
+                  the image can hold (issue 32): the header's object
+                  count 0xfffffff8, 2^64-1 or one more than HOT's and
+                  COLD's; the object count and HOT's (or COLD's) raised
+                  together by 0xfffffff0; OBJECTS' count 0xfffffff8; the
+                  type count and TYPES' 0xfffffff8; the variant is SEED
+                  modulo 7
 
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
@@ -618,6 +625,51 @@ mutate_exe_top (struct image *im, uint64_t seed, char *what, size_t what_size)
   return "structural";
 }
 
+/* The file offset of field AT of the section table entry of KIND.  */
+static size_t
+section_field (const struct image *im, enum pdump_section_kind kind, size_t at)
+{
+  return sizeof im->h + im->table_index[kind] * sizeof (struct pdump_section) + at;
+}
+
+/* count: the variants of the table above, by SEED.  Every one must be
+   refused as corrupt (86), naming the file, before the loader or the
+   host allocates by the count.  */
+static const char *
+mutate_count (struct image *im, uint64_t seed, char *what, size_t what_size)
+{
+  enum { OBJECT_COUNT = 64, TYPE_COUNT = 72, COUNT = 24 };
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].count;
+  uint64_t cold = im->s[PDUMP_SECTION_COLD].count;
+  uint64_t raise = UINT64_C (0xfffffff0);
+  switch (seed % 7)
+    {
+    case 0: put (im, OBJECT_COUNT, 8, UINT64_C (0xfffffff8)); break;
+    case 1: put (im, OBJECT_COUNT, 8, UINT64_MAX); break;
+    case 2: put (im, OBJECT_COUNT, 8, hot + cold + 1); break;
+    case 3:
+      put (im, OBJECT_COUNT, 8, hot + cold + raise);
+      put (im, section_field (im, PDUMP_SECTION_HOT, COUNT), 8, hot + raise);
+      break;
+    case 4:
+      put (im, OBJECT_COUNT, 8, hot + cold + raise);
+      put (im, section_field (im, PDUMP_SECTION_COLD, COUNT), 8, cold + raise);
+      break;
+    case 5:
+      put (im, section_field (im, PDUMP_SECTION_OBJECTS, COUNT), 8,
+           UINT64_C (0xfffffff8));
+      break;
+    default:
+      put (im, TYPE_COUNT, 4, UINT64_C (0xfffffff8));
+      put (im, section_field (im, PDUMP_SECTION_TYPES, COUNT), 8,
+           UINT64_C (0xfffffff8));
+      break;
+    }
+  snprintf (what, what_size, "count variant %u (HOT %" PRIu64 ", COLD %"
+            PRIu64 " objects)", (unsigned) (seed % 7), hot, cold);
+  return "structural";
+}
+
 static const char *
 mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
 {
@@ -776,9 +828,11 @@ main (int argc, char **argv)
     cls = mutate_exe (&im, what, sizeof what);
   else if (strcmp (kind, "exe-top") == 0)
     cls = mutate_exe_top (&im, seed, what, sizeof what);
+  else if (strcmp (kind, "count") == 0)
+    cls = mutate_count (&im, seed, what, sizeof what);
   else
     die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-         "record, code, uncode, exe, exe-top)");
+         "record, code, uncode, exe, exe-top, count)");
   if (cls == NULL)
     return 2;
   if (reseal)

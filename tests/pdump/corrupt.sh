@@ -6,7 +6,8 @@
 # status: missing (80), empty or truncated (81), not an image (82),
 # another format version (83), another architecture (84), another
 # build (85, in pdump.sh), corrupt (86); a damaged header field is
-# corrupt (86), whatever the field says; the same for damaged frames of
+# corrupt (86), whatever the field says, and so is a count the image
+# cannot hold, however sealed; the same for damaged frames of
 # compressed images and damaged or truncated embedded sections, and what
 # strip does to an embedded image.  Then a mutation loop per container
 # (plain, lz4, zstd, embedded): random bytes of the image are changed
@@ -102,6 +103,27 @@ cp "$T/good.pdmp" "$T/machine.pdmp"; patch "$T/machine.pdmp" 18 $other_machine
 expect_load "a damaged machine field is corruption" 86 "$T/machine.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/fsize.pdmp"; patch "$T/fsize.pdmp" 25 255
 expect_load "a damaged file size is corruption, not truncation" 86 "$T/fsize.pdmp" "checksum"
+
+# Counts of the header and section table beyond what the image can hold,
+# with every checksum recomputed (tests/fuzz/mutate.c, kind count): the
+# header check refuses each (86), naming the file, before anything is
+# sized by it.  An object count of 0xfffffff8 passed it and made dlisp
+# size its digest's map by it: exit 71, "out of memory in the heap
+# walk", naming no file (issue 32).
+begin "counts beyond the image, resealed: corrupt (86), the file named, nothing sized by them"
+bad=
+cp "$BUILDDIR/host/dlisp.pdmp" "$T/dlisp.pdmp"
+for seed in 0 1 2 3 4 5 6; do
+  desc=`"$BUILDDIR/tests/fuzz/mutate" "$T/dlisp.pdmp" "$T/count.pdmp" count $seed` \
+    || { bad="$bad
+    mutate count $seed failed"; continue; }
+  "$BUILDDIR/host/dlisp" --dump-file="$T/count.pdmp" --heap-digest > /dev/null 2> "$T/err"
+  st=$?
+  [ $st -eq 86 ] && grep -q "$T/count.pdmp: " "$T/err" && continue
+  bad="$bad
+    $desc: status $st: `head -c 300 "$T/err"`"
+done
+if [ -z "$bad" ]; then pass; else fail "$bad"; fi
 
 # Every byte of the header and the section table (header_size at offset
 # 12, section_count at 20, entries of 64 bytes: pdump/format.h), with its
