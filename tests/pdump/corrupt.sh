@@ -9,7 +9,8 @@
 # corrupt (86), whatever the field says, and so is a count the image
 # cannot hold, however sealed; the same for damaged frames of
 # compressed images and damaged or truncated embedded sections, and what
-# strip does to an embedded image.  Then a mutation loop per container
+# strip does to an embedded image (section headers that lose it: a cold
+# start, with a warning naming the executable).  Then a mutation loop per container
 # (plain, lz4, zstd, embedded): random bytes of the image are changed
 # and every start must end either in success with the cold digest or in
 # one of those statuses, never a crash; dumper-inspect --check, when
@@ -247,6 +248,36 @@ begin "embedded: strip --remove-section=.pdump leaves a plain executable (a cold
 "$STRIP" --remove-section=.pdump -o "$T/emb-removed" "$T/good-embedded"
 o=`"$T/emb-removed" 2>&1 | sed -n 's/.*origin=\([0-9]*\).*/\1/p'`
 [ "$o" = 0 ] && pass || fail "origin $o"
+
+# Section headers that no longer locate .pdump, the image still in the
+# file: the start goes on without it (0, the cold heap) but warns,
+# naming the executable (issue 32: it was silent).  dumper-embed marks
+# the executable (pdump/embed.h); an unmarked one never warns.  The
+# section header table's offset is e_shoff, at 40 in an ELF64 header,
+# 32 in an ELF32 one.
+shoff_at=40; [ "$WORD_SIZE" = 4 ] && shoff_at=32
+cp "$T/good-embedded" "$T/emb-noshdr"
+dd if=/dev/zero of="$T/emb-noshdr" bs=1 seek=$shoff_at count=$WORD_SIZE conv=notrunc 2>/dev/null
+cp "$T/good-embedded" "$T/emb-renamed"
+name_at=`grep -abo '\.pdump' "$T/good-embedded" | tail -1 | cut -d: -f1`
+printf 'q' | dd of="$T/emb-renamed" bs=1 seek=`expr $name_at + 5` conv=notrunc 2>/dev/null
+for e in emb-noshdr emb-renamed emb-removed; do
+  begin "embedded: section headers that no longer locate the image ($e): a cold start with a warning naming it"
+  out=`"$T/$e" 2> "$T/err"`
+  st=$?
+  d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+  if [ $st -eq 0 ] && [ "$d" = "$cold" ] \
+     && grep -q "$T/$e: dumper-embed stored an image in it, but its section headers no longer locate it" "$T/err"; then
+    pass
+  else
+    fail "status $st, digest '$d': `cat "$T/err"`"
+  fi
+done
+begin "a plain executable starts cold without that warning"
+"$TOY" --no-dump-file > /dev/null 2> "$T/err"
+st=$?
+if [ $st -eq 0 ] && ! grep -q "dumper-embed stored an image" "$T/err"; then pass
+else fail "status $st: `cat "$T/err"`"; fi
 
 begin "embedded: --dump-file overrides the embedded image"
 "$TOY" --temacs=pdump --scale 2 --output "$T/other.pdmp"
