@@ -257,7 +257,8 @@ load_image (const char *path, bool check_only, bool embedded)
    *PATH NULL when there is none (a cold start), or with *PATH malloc'd;
    *EMBEDDED when *PATH is the executable, holding the image as a
    section.  A damaged embedded section is an error, never a cold
-   start.  */
+   start; an executable marked by dumper-embed whose section headers no
+   longer locate the section starts without it, with a warning.  */
 static enum dumper_status
 find_image (char **path, bool *embedded)
 {
@@ -279,6 +280,9 @@ find_image (char **path, bool *embedded)
       return *path ? DUMPER_OK
                    : bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
     }
+  if (pdump_embed_marked ())
+    bridge_warn ("%s: dumper-embed stored an image in it, but its section "
+                 "headers no longer locate it; starting without it", exe);
   char *beside = bridge_image_beside (exe);
   if (beside == NULL)
     return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");

@@ -133,6 +133,11 @@ bool pdump_codec_parse (const char *spec, unsigned *codec, int *level,
 enum dumper_status pdump_probe_embedded (const char *exe, bool *found,
                                          char *detail, size_t detail_size);
 
+/* Whether dumper-embed marked this executable as holding an image
+   (embed.h): when pdump_probe_embedded finds none, its section headers
+   no longer locate it.  */
+bool pdump_embed_marked (void);
+
 /* Record the hooks' time in the load statistics.  */
 void pdump_note_hooks_time (double seconds);
 

@@ -69,13 +69,28 @@ private_dir (struct pdump_boot *b, const char *path)
   return true;
 }
 
+/* Open PATH, a file of the directory, to read it: a symbolic link is
+   not followed, and the open never waits.  A FIFO there (anyone who can
+   write the directory can make one) would block a plain open until a
+   writer came, and the start with it, forever; with O_NONBLOCK it
+   opens at once and the caller's fstat refuses it, as anything but a
+   regular file.  O_NONBLOCK changes nothing for a regular file's reads
+   or mappings, so it is not cleared.  */
+static int
+open_entry (const char *path)
+{
+  return open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+}
+
 /* The text of the small file PATH into TEXT (NUL-terminated): false
    unless it is a regular file of this user that no one else may read or
-   write (not followed if a symbolic link) and not empty.  */
+   write (not followed if a symbolic link) and not empty; then errno is
+   ENOENT only when there is no such file (boot_base replaces anything
+   else).  */
 static bool
 read_private (const char *path, char *text, size_t size)
 {
-  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open_entry (path);
   if (fd < 0)
     return false;
   struct stat st;
@@ -84,7 +99,10 @@ read_private (const char *path, char *text, size_t size)
               ? read (fd, text, size - 1) : -1;
   close (fd);
   if (n <= 0)
-    return false;
+    {
+      errno = EINVAL;
+      return false;
+    }
   text[n] = '\0';
   return true;
 }
@@ -314,10 +332,10 @@ stamp (struct pdump_boot *b)
 {
   char path[sizeof b->cache + 8], text[128];
   struct stat st;
-  int fd = open (b->cache, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open_entry (b->cache);
   if (fd < 0)
     return;
-  bool ok = fstat (fd, &st) == 0;
+  bool ok = fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
   close (fd);
   if (!ok)
     return;
@@ -335,7 +353,7 @@ stamp (struct pdump_boot *b)
 int
 pdump_boot_open (struct pdump_boot *b)
 {
-  int fd = open (b->cache, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open_entry (b->cache);
   if (fd < 0)
     {
       reason (b, errno == ENOENT ? "no boot cache yet (%s)" : "%s: %s",

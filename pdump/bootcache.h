@@ -24,15 +24,18 @@
    process's effective user with no access for group or others ($TMPDIR:
    the user's and not writable by others, or root's and sticky), and a
    cache a regular file owned by that user, mode 0600 or stricter;
-   anything else and the cache is not used (nor written).  The cache
+   anything else and the cache is not used (nor written).  Every file
+   here (the cache, its stamp, base, a COLD record) is opened without
+   waiting (O_NONBLOCK) and refused unless fstat says it is a regular
+   file: a FIFO in its place would otherwise block the start forever.  The cache
    must also match its stamp: any write, truncation, chmod or
    replacement through the file system changes its change time, which
    no user can set back.  Who can write there can already run code as
    the user, so a cache that passes these checks is trusted the way the
    executable is: its header and tables are checked at each start, its
    body (HOT, COLD) is not hashed again.
-   Nothing here fails a load: every problem is a reason for a normal
-   relocated load (struct pdump_boot's reason).  */
+   Nothing here fails or blocks a load: every problem is a reason for a
+   normal relocated load (struct pdump_boot's reason).  */
 
 #ifndef DUMPER_PDUMP_BOOTCACHE_H
 #define DUMPER_PDUMP_BOOTCACHE_H

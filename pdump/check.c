@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dumper/pdump.h>
+
 #include "check.h"
 #include "common/bits.h"
 #include "hash.h"
@@ -224,10 +226,23 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       || s[PDUMP_SECTION_TYPES].size / sizeof (struct pdump_type_entry) < h->type_count)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "TYPES does not hold the header's %u types", h->type_count);
+  /* The object counts, which the loader and the host size tables by
+     (the mark bitmap, a digest's map: 0xfffffff8 objects once made
+     dlisp fail with an unnamed "out of memory", issue 32): HOT's and
+     COLD's make the header's, OBJECTS indexes HOT's, and every object
+     takes at least a granule of the object sections.  */
+  uint64_t cold_count = s[PDUMP_SECTION_COLD].count;
+  uint64_t object_span = s[PDUMP_SECTION_COLD].offset
+                         + s[PDUMP_SECTION_COLD].size - hot->offset;
   if (hot->count > h->object_count
-      || s[PDUMP_SECTION_COLD].count > h->object_count - hot->count)
+      || cold_count != h->object_count - hot->count
+      || s[PDUMP_SECTION_OBJECTS].count != hot->count
+      || h->object_count > object_span / PDUMP_GRANULE)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "object counts disagree");
+                 "object counts disagree: %" PRIu64 " objects, %" PRIu64
+                 " in HOT, %" PRIu64 " in COLD, %" PRIu64 " indexed in HOT, "
+                 "room for %" PRIu64, h->object_count, hot->count, cold_count,
+                 s[PDUMP_SECTION_OBJECTS].count, object_span / PDUMP_GRANULE);
 
   /* And nowhere else: the writer puts each section at the first offset
      past the previous one with the section's alignment (a page for the
@@ -688,10 +703,10 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
                              r->path, "RELOC_IMAGE has bits beyond the end of "
                              "HOT");
 
-  XXH3_state_t *state = XXH3_createState ();
-  if (state == NULL)
-    return pdump_check_fail (DUMPER_E_NOMEM, r->detail, r->detail_size, r->path,
-                             "out of memory");
+  /* On the stack: HOT may be a file mapping, and a SIGBUS while it is
+     read leaves this function by the loader's siglongjmp (hash.h).  */
+  XXH3_state_t state_storage, *state = &state_storage;
+  XXH3_INITSTATE (state);
   XXH3_64bits_reset (state);
 
   for (uint64_t chunk = 0; chunk < word_count; chunk += CHUNK_WORDS)
@@ -701,11 +716,8 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
       if (fill && !fill (fill_ctx, hot + chunk * PDUMP_WORD_SIZE,
                          chunk * PDUMP_WORD_SIZE,
                          (limit - chunk) * PDUMP_WORD_SIZE))
-        {
-          XXH3_freeState (state);
-          return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
-                                   r->path, "cannot read section HOT");
-        }
+        return pdump_check_fail (DUMPER_E_IO, r->detail, r->detail_size,
+                                 r->path, "cannot read section HOT");
       XXH3_64bits_update (state, words + chunk,
                           (size_t) (limit - chunk) * PDUMP_WORD_SIZE);
 
@@ -735,14 +747,10 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
               }
         }
       if (bad)
-        {
-          XXH3_freeState (state);
-          return locate_bad_image_value (r, words, chunk, limit, delta,
-                                         image_span);
-        }
+        return locate_bad_image_value (r, words, chunk, limit, delta,
+                                       image_span);
     }
   uint64_t sum = XXH3_64bits_digest (state);
-  XXH3_freeState (state);
   if (images != v->sections[PDUMP_SECTION_RELOC_IMAGE].count)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, r->detail, r->detail_size,
                              r->path, "RELOC_IMAGE has %" PRIu64 " bits set; "

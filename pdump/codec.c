@@ -434,12 +434,10 @@ pdump_unpack_section_checked (const struct pdump_view *view,
   struct pdump_unpack u;
   enum dumper_status st = pdump_unpack_begin (&u, view, kind, read, read_ctx,
                                               path, detail, detail_size);
-  XXH3_state_t *state = st == DUMPER_OK ? XXH3_createState () : NULL;
-  if (st == DUMPER_OK && state == NULL)
-    st = pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
-                           "out of memory");
-  if (state != NULL)
-    XXH3_64bits_reset (state);
+  /* On the stack, as every streaming state of the loader (hash.h).  */
+  XXH3_state_t state_storage, *state = &state_storage;
+  XXH3_INITSTATE (state);
+  XXH3_64bits_reset (state);
   /* Frame by frame: each is hashed just after it is placed, while its
      bytes are still in cache, instead of in a second pass over the
      section (pdump_check_section_sum) once all of it is.  */
@@ -454,7 +452,6 @@ pdump_unpack_section_checked (const struct pdump_view *view,
   if (st == DUMPER_OK && XXH3_64bits_digest (state) != s->checksum)
     /* The (rare) failure: the one message for it, from a second pass.  */
     st = pdump_check_section_sum (view, kind, dest, path, detail, detail_size);
-  XXH3_freeState (state);
   pdump_unpack_end (&u);
   return st;
 }

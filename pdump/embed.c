@@ -29,6 +29,16 @@
 #include "backend.h"
 #include "embed.h"
 
+/* Not const: its last byte is the file's, which dumper-embed sets
+   (embed.h), and must be read, never folded.  */
+unsigned char pdump_embed_mark[PDUMP_EMBED_MARK_SIZE] = PDUMP_EMBED_MARK_MAGIC;
+
+bool
+pdump_embed_marked (void)
+{
+  return pdump_embed_mark[PDUMP_EMBED_MARK_SIZE - 1] != 0;
+}
+
 bool
 pdump_read_exact (int fd, void *buf, size_t size, uint64_t offset)
 {

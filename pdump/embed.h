@@ -29,6 +29,19 @@ enum dumper_status pdump_find_embedded (int fd, const char *path,
                                         struct pdump_embedded *out,
                                         char *detail, size_t detail_size);
 
+/* The mark dumper-embed leaves in the executable it writes, so that
+   one whose section headers no longer locate its image (damaged,
+   stripped by a tool that drops them, the section renamed) is not
+   started cold in silence.  The array lives in libdumper's writable
+   data: dumper-embed finds its initial bytes in the executable's file
+   (every loadable byte keeps its offset in the copy) and sets the last
+   one to 1; at start-up it is read from memory, at no cost.  An
+   executable that links libdumper as a shared library holds no such
+   array and is not marked.  */
+#define PDUMP_EMBED_MARK_MAGIC "\177dumper: embedded image"
+#define PDUMP_EMBED_MARK_SIZE (sizeof PDUMP_EMBED_MARK_MAGIC)
+extern unsigned char pdump_embed_mark[PDUMP_EMBED_MARK_SIZE];
+
 /* Read exactly SIZE bytes at OFFSET of FD (common_pread_fully) in the
    form of a pdump_read_fn: false on an error (errno set) or at the end
    of the file (errno 0).  Shared with the loader.  */

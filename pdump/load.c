@@ -748,14 +748,30 @@ on_sigbus (int sig, siginfo_t *info, void *uc)
 }
 
 /* Test-only: DUMPER_TEST_TRUNCATE_IMAGE=SIZE truncates the image file
-   to SIZE bytes once it is mapped, to test the guard above
-   (tests/pdump/trust.sh).  */
+   to SIZE bytes at step WHEN, to test the guard above
+   (tests/pdump/trust.sh): once it is mapped ("map"), or, with
+   DUMPER_TEST_TRUNCATE_WHEN=relocate, when HOT's relocation pass
+   begins, after the tables' checksums (in load method map the pass then
+   reads HOT through the cut mapping, its hash state live).  */
 static void
-truncate_for_test (const char *path)
+truncate_for_test (const char *path, const char *when)
 {
   const char *size = getenv ("DUMPER_TEST_TRUNCATE_IMAGE");
-  if (size != NULL && *size)
+  const char *at = getenv ("DUMPER_TEST_TRUNCATE_WHEN");
+  if (size != NULL && *size && strcmp (at ? at : "map", when) == 0)
     (void) !truncate (path, (off_t) strtoull (size, NULL, 0));
+}
+
+/* The relocation pass's fill for a HOT already in memory, under the
+   test above: the cut as the pass begins.  */
+static bool
+truncate_at_relocate (void *path, unsigned char *dest, uint64_t offset,
+                      uint64_t size)
+{
+  (void) dest, (void) size;
+  if (offset == 0)
+    truncate_for_test (path, "relocate");
+  return true;
 }
 
 static enum dumper_status load_image (struct load *l, struct bus_guard *guard);
@@ -818,7 +834,10 @@ open_file (struct load *l)
     return fail_file (req, DUMPER_E_STATE, "an image is already loaded", 0);
   l->t0 = pdump_now ();
   l->faults0 = minor_faults ();
-  l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO named as the image would block a plain open
+     until a writer came; it opens at once and is refused below.  It
+     changes nothing for a regular file's reads and mappings.  */
+  l->place.fd = open (req->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (l->place.fd < 0)
     return fail_file (req, DUMPER_E_IMAGE_MISSING, "cannot open the image",
                       errno);
@@ -997,7 +1016,7 @@ place_image (struct load *l, struct bus_guard *guard)
                     && (uintptr_t) at == l->view.header.preferred_base;
   l->placed = true;
   guard->load = l;
-  truncate_for_test (l->req->path);
+  truncate_for_test (l->req->path, "map");
   l->t_map = pdump_now ();
   return DUMPER_OK;
 }
@@ -1057,8 +1076,12 @@ exe_pages (const struct pdump_view *view, const unsigned char *base,
         memcpy (&e, exe + i * 4, 4);
       if (j < code_count)
         memcpy (&c, code_relocs + j * 4, 4);
-      uint32_t w = e < c ? e : c;
-      if (e < c)
+      /* Each turn advances an index still in range: entries are not
+         checked yet, so 0xffffffff is both a real entry and the
+         exhausted list's stand-in (taking j then looped forever).  */
+      bool from_exe = j >= code_count || (i < exe_count && e < c);
+      uint32_t w = from_exe ? e : c;
+      if (from_exe)
         i++;
       else
         j++;
@@ -1170,9 +1193,13 @@ sum_cold_from_file (const struct load *l)
       || (l->place.method != PDUMP_LOAD_MAP
           && l->place.method != PDUMP_LOAD_HYBRID))
     return false;
+  /* PIECE is read with pread, which a cut file shortens but never
+     faults, so no SIGBUS can strand it; the state stays on the stack
+     anyway, as every streaming state of the loader (hash.h).  */
   unsigned char *piece = malloc (PIECE);
-  XXH3_state_t *state = XXH3_createState ();
-  bool ok = piece && state && XXH3_64bits_reset (state) == XXH_OK;
+  XXH3_state_t state_storage, *state = &state_storage;
+  XXH3_INITSTATE (state);
+  bool ok = piece && XXH3_64bits_reset (state) == XXH_OK;
   for (uint64_t done = 0; ok && done < cold->size; done += PIECE)
     {
       size_t n = cold->size - done < PIECE ? (size_t) (cold->size - done) : PIECE;
@@ -1181,7 +1208,6 @@ sum_cold_from_file (const struct load *l)
            && XXH3_64bits_update (state, piece, n) == XXH_OK;
     }
   ok = ok && XXH3_64bits_digest (state) == cold->checksum;
-  XXH3_freeState (state);
   free (piece);
   return ok;
 }
@@ -1219,6 +1245,8 @@ verify_image (struct load *l)
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
+  if (vr.fill == NULL && getenv ("DUMPER_TEST_TRUNCATE_WHEN") != NULL)
+    vr.fill = truncate_at_relocate, vr.fill_ctx = (void *) req->path;
   if (status == DUMPER_OK && place->method == PDUMP_LOAD_MAP)
     {
       /* HOT is the file's, copied on write: break that for the pages the

@@ -7,7 +7,11 @@
 #   HOST   toyhost (tests/pdump/toyhost) or dlisp (host/dlisp)
 #   MODE   none or structure (DUMPER_PDUMP_VERIFY)
 #   COUNT  mutants per kind (tests/fuzz/mutate.c: reloc-clear reloc-set
-#          interior tag header flip record code uncode exe)
+#          interior tag header flip record code uncode exe exe-top)
+#
+# The load method and base mode are the environment's
+# (DUMPER_PDUMP_LOAD, DUMPER_PDUMP_BASE; base mode boot needs a private
+# XDG_RUNTIME_DIR); CAMPAIGN_KINDS limits the kinds.
 #
 # Every mutant has its checksums recomputed.  Each start ends in one of:
 #   right     loaded, heap digest equal to the cold start's
@@ -30,7 +34,7 @@ MODE=${3:?mode}
 COUNT=${4:?count}
 SEED=${5:-1}
 MUTATE=$BUILDDIR/tests/fuzz/mutate
-KINDS=${CAMPAIGN_KINDS:-"reloc-clear reloc-set interior tag header flip record code uncode exe"}
+KINDS=${CAMPAIGN_KINDS:-"reloc-clear reloc-set interior tag header flip record code uncode exe exe-top"}
 
 W=`mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX"` || exit 1
 trap 'rm -rf "$W"' EXIT INT TERM

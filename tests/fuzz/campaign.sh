@@ -8,6 +8,11 @@
 #
 # CAMPAIGN_CHECK_COUNT sets the mutants per kind for toyhost (default
 # 12; dlisp gets a quarter, its digest walk is slower).
+#
+# Then RELOC_EXE entries at the top of the word range (kind exe-top, its
+# 6 variants) in every load method and base mode: the page count that
+# runs before any checksum in method map and base mode fixed once
+# looped forever on 0xffffffff (issue 32).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -29,5 +34,21 @@ for host in toyhost dlisp; do
     fail "`cat "$T/out" "$T/err"`"
   fi
   sed 's/^/    /' "$T/out"
+done
+
+RUN=$T/run
+mkdir "$RUN" && chmod 700 "$RUN"
+for method in map hybrid read; do
+  for base in random fixed boot; do
+    begin "campaign: toyhost, RELOC_EXE at the top of the range, method $method, base $base"
+    if env DUMPER_PDUMP_LOAD=$method DUMPER_PDUMP_BASE=$base XDG_RUNTIME_DIR="$RUN" \
+         CAMPAIGN_KINDS=exe-top sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" \
+         toyhost none 6 > "$T/out" 2> "$T/err"; then
+      pass
+    else
+      fail "`cat "$T/out" "$T/err"`"
+    fi
+    sed 's/^/    /' "$T/out"
+  done
 done
 finish

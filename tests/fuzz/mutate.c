@@ -2,10 +2,11 @@
 /* tests/fuzz/mutate.c: the resealing mutator of the corruption campaign
    (tests/fuzz/campaign.sh).
 
-   Usage: mutate IMAGE OUTPUT KIND SEED [VALUE]
+   Usage: mutate IMAGE OUTPUT KIND SEED [VALUE] [--no-reseal]
 
    Writes a mutant of IMAGE to OUTPUT with every checksum recomputed
-   (what a hostile or buggy producer writes) and prints one line:
+   (what a hostile or buggy producer writes; with --no-reseal they are
+   left as they were, as damage leaves them) and prints one line:
    "KIND SEED CLASS what-changed".  KIND is one of
 
      reloc-clear  a relocation bit cleared on a pointer field (the field
@@ -32,6 +33,19 @@
      uncode       a RELOC_CODE entry removed: the code pointer field
                   keeps its declaration index, a small number, which the
                   host would call
+     exe-top      a RELOC_EXE entry set to a word number at the top of
+                  the range (issue 32): the last entry to 0xffffffff,
+                  0xfffffffe, HOT's word count or 0x80000000 (outside
+                  HOT, the list still sorted), or the first to
+                  0xffffffff or HOT's last word (out of order); the
+                  variant is SEED modulo 6
+     count        a count of the header or section table set beyond what
+                  the image can hold (issue 32): the header's object
+                  count 0xfffffff8, 2^64-1 or one more than HOT's and
+                  COLD's; the object count and HOT's (or COLD's) raised
+                  together by 0xfffffff0; OBJECTS' count 0xfffffff8; the
+                  type count and TYPES' 0xfffffff8; the variant is SEED
+                  modulo 7
 
    and, for the boundary tests of tests/pdump/edges.sh (issue 36), with
    SEED choosing among the candidates as above:
@@ -80,6 +94,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -623,6 +638,78 @@ mutate_exe (struct image *im, char *what, size_t what_size)
   return "structural";
 }
 
+/* exe-top: the variants of the table above, by SEED.  The loader must
+   refuse every one before it writes a word (the merge in load.c's
+   exe_pages once looped forever on 0xffffffff).  */
+static const char *
+mutate_exe_top (struct image *im, uint64_t seed, char *what, size_t what_size)
+{
+  const struct pdump_section *es = &im->s[PDUMP_SECTION_RELOC_EXE];
+  uint64_t word_count = im->s[PDUMP_SECTION_HOT].size / im->h.word_size;
+  const struct { bool first; uint64_t value; } variants[] = {
+    { false, UINT32_MAX }, { false, UINT32_MAX - 1 }, { false, word_count },
+    { false, UINT32_C (0x80000000) }, { true, UINT32_MAX },
+    { true, word_count - 1 }
+  };
+  unsigned k = (unsigned) (seed % (sizeof variants / sizeof variants[0]));
+  /* The first entry is out of order only with a second after it.  */
+  if (es->count < (variants[k].first ? 2u : 1u) || word_count > UINT32_MAX)
+    return NULL;
+  uint64_t i = variants[k].first ? 0 : es->count - 1;
+  uint32_t old, w = (uint32_t) variants[k].value;
+  memcpy (&old, im->bytes + es->offset + i * 4, 4);
+  memcpy (im->bytes + es->offset + i * 4, &w, 4);
+  snprintf (what, what_size, "RELOC_EXE entry %" PRIu64 " of %" PRIu64
+            " (HOT has %" PRIu64 " words): %u -> 0x%x", i, es->count,
+            word_count, old, w);
+  return "structural";
+}
+
+/* The file offset of field AT of the section table entry of KIND.  */
+static size_t
+section_field (const struct image *im, enum pdump_section_kind kind, size_t at)
+{
+  return sizeof im->h + im->table_index[kind] * sizeof (struct pdump_section) + at;
+}
+
+/* count: the variants of the table above, by SEED.  Every one must be
+   refused as corrupt (86), naming the file, before the loader or the
+   host allocates by the count.  */
+static const char *
+mutate_count (struct image *im, uint64_t seed, char *what, size_t what_size)
+{
+  enum { OBJECT_COUNT = 64, TYPE_COUNT = 72, COUNT = 24 };
+  uint64_t hot = im->s[PDUMP_SECTION_HOT].count;
+  uint64_t cold = im->s[PDUMP_SECTION_COLD].count;
+  uint64_t raise = UINT64_C (0xfffffff0);
+  switch (seed % 7)
+    {
+    case 0: put (im, OBJECT_COUNT, 8, UINT64_C (0xfffffff8)); break;
+    case 1: put (im, OBJECT_COUNT, 8, UINT64_MAX); break;
+    case 2: put (im, OBJECT_COUNT, 8, hot + cold + 1); break;
+    case 3:
+      put (im, OBJECT_COUNT, 8, hot + cold + raise);
+      put (im, section_field (im, PDUMP_SECTION_HOT, COUNT), 8, hot + raise);
+      break;
+    case 4:
+      put (im, OBJECT_COUNT, 8, hot + cold + raise);
+      put (im, section_field (im, PDUMP_SECTION_COLD, COUNT), 8, cold + raise);
+      break;
+    case 5:
+      put (im, section_field (im, PDUMP_SECTION_OBJECTS, COUNT), 8,
+           UINT64_C (0xfffffff8));
+      break;
+    default:
+      put (im, TYPE_COUNT, 4, UINT64_C (0xfffffff8));
+      put (im, section_field (im, PDUMP_SECTION_TYPES, COUNT), 8,
+           UINT64_C (0xfffffff8));
+      break;
+    }
+  snprintf (what, what_size, "count variant %u (HOT %" PRIu64 ", COLD %"
+            PRIu64 " objects)", (unsigned) (seed % 7), hot, cold);
+  return "structural";
+}
+
 static const char *
 mutate_code (struct image *im, const char *kind, char *what, size_t what_size)
 {
@@ -1048,6 +1135,10 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed,
     return mutate_oversize (im, what, what_size);
   if (strcmp (kind, "type-range") == 0)
     return mutate_type_range (im, what, what_size);
+  if (strcmp (kind, "exe-top") == 0)
+    return mutate_exe_top (im, seed, what, what_size);
+  if (strcmp (kind, "count") == 0)
+    return mutate_count (im, seed, what, what_size);
   if (strcmp (kind, "record-decl") == 0 || strcmp (kind, "record-size") == 0
       || strcmp (kind, "record-kind") == 0)
     return mutate_record_decl (im, kind, value, what, what_size);
@@ -1057,18 +1148,27 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed,
   if (strcmp (kind, "set-word") == 0)
     return mutate_set_word (im, seed, value, what, what_size);
   die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
-       "record, code, uncode, exe, unaligned, oversize, type-range, slack, "
-       "record-decl, record-size, record-kind, code-order, code-word, "
-       "code-index, code-kind, set-word)");
+       "record, code, uncode, exe, exe-top, count, unaligned, oversize, "
+       "type-range, slack, record-decl, record-size, record-kind, "
+       "code-order, code-word, code-index, code-kind, set-word)");
   return NULL;
 }
 
 int
 main (int argc, char **argv)
 {
-  if (argc != 5 && argc != 6)
+  bool reseal = true;
+  uint64_t value = 0;
+  for (int i = 5; i < argc; i++)
+    if (strcmp (argv[i], "--no-reseal") == 0)
+      reseal = false;
+    else if (i == 5)
+      value = strtoull (argv[i], NULL, 0);
+    else
+      argc = 0;
+  if (argc < 5 || argc > 7)
     {
-      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED [VALUE]\n");
+      fprintf (stderr, "usage: mutate IMAGE OUTPUT KIND SEED [VALUE] [--no-reseal]\n");
       return 1;
     }
   FILE *f = fopen (argv[1], "rb");
@@ -1086,16 +1186,17 @@ main (int argc, char **argv)
 
   const char *kind = argv[3];
   uint64_t seed = strtoull (argv[4], NULL, 10);
-  uint64_t value = argc == 6 ? strtoull (argv[5], NULL, 0) : 0;
   rng_state = seed * UINT64_C (0x9E3779B97F4A7C15) + 1;
   rng ();
   char what[512] = "";
   const char *cls = NULL;
-  bool resealed = strcmp (kind, "slack") != 0;
-  if (!resealed)
+  if (strcmp (kind, "slack") == 0)
     {
+      /* Only the header is resealed: the section sums cover
+         uncompressed bytes.  */
       im.size = mutate_slack (&im.bytes, im.size, what, sizeof what);
       cls = im.size ? "structural" : NULL;
+      reseal = false;
     }
   else
     {
@@ -1104,7 +1205,7 @@ main (int argc, char **argv)
     }
   if (cls == NULL)
     return 2;
-  if (resealed)
+  if (reseal)
     fuzz_reseal (im.bytes, im.size);
   f = fopen (argv[2], "wb");
   if (f == NULL || fwrite (im.bytes, 1, im.size, f) != im.size || fclose (f) != 0)

@@ -16,7 +16,12 @@
 #     others or owned by another user; nor when the base's range is taken;
 #   - a base file from another boot gives a new base and a new cache;
 #   - a new dump at the same path replaces the old cache (pruned);
-#   - starts racing for an empty cache all succeed and leave one cache.
+#   - starts racing for an empty cache all succeed and leave one cache;
+#   - a FIFO in place of the cache, its .stamp, the base file or a COLD
+#     record (.cold) gives a normal start, the FIFO replaced by a file,
+#     and one named as the image is refused (80): no start waits (each
+#     once blocked in open(2) forever, issue 32); every start here runs
+#     under `timeout 20'.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -276,4 +281,35 @@ done
 boot && placed boot-cache || ok=no
 verdict $ok "race: `ls "$DIR"`"
 
+# fifo_at WHAT GLOB [VAR=VALUE...]: after a start (with the
+# assignments) has made the file DIR/GLOB, replace it by a FIFO; the
+# next start loads the cold heap and leaves a regular file there.
+fifo_at () {
+  _what=$1 _glob=$2
+  shift 2
+  begin "a FIFO in place of $_what: a normal start, no hang, the file rewritten"
+  ok=no
+  boot "$@"
+  file=`ls "$DIR"/$_glob 2>/dev/null | head -1`
+  if [ -f "$file" ]; then
+    rm -f "$file" && mkfifo "$file"
+    boot "$@" && [ -f "$file" ] && [ ! -p "$file" ] && ok=yes
+  fi
+  verdict $ok "$_what ($file)"
+}
+
+fifo_at "the boot cache" '*.pdmp'
+fifo_at "the boot cache's stamp" '*.pdmp.stamp'
+fifo_at "the base file" base
+fifo_at "the COLD record" '*.cold' DUMPER_PDUMP_BASE=random DUMPER_PDUMP_COLD=boot
+
+begin "a FIFO named as the image: refused (80), no hang"
+mkfifo "$T/image.fifo"
+timeout 20 "$DLISP" --dump-file="$T/image.fifo" --batch --eval t > /dev/null 2> "$T/err"
+st=$?
+if [ $st -eq 80 ] && grep -q "image.fifo: not a regular file" "$T/err"; then
+  pass
+else
+  fail "status $st: `head -c 300 "$T/err"`"
+fi
 finish

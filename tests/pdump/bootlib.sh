@@ -35,7 +35,7 @@ stat () {
 # $RUN (and the assignments given); its output in $T/out, stderr in
 # $T/err; true when it exited 0 with the cold digest.
 boot () {
-  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$@" "$DLISP" \
+  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=boot "$@" timeout 20 "$DLISP" \
     --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err" \
     && [ "`head -1 "$T/out"`" = "$cold" ]
 }

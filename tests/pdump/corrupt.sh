@@ -6,9 +6,11 @@
 # status: missing (80), empty or truncated (81), not an image (82),
 # another format version (83), another architecture (84), another
 # build (85, in pdump.sh), corrupt (86); a damaged header field is
-# corrupt (86), whatever the field says; the same for damaged frames of
+# corrupt (86), whatever the field says, and so is a count the image
+# cannot hold, however sealed; the same for damaged frames of
 # compressed images and damaged or truncated embedded sections, and what
-# strip does to an embedded image.  Then a mutation loop per container
+# strip does to an embedded image (section headers that lose it: a cold
+# start, with a warning naming the executable).  Then a mutation loop per container
 # (plain, lz4, zstd, embedded): random bytes of the image are changed
 # and every start must end either in success with the cold digest or in
 # one of those statuses, never a crash; dumper-inspect --check, when
@@ -102,6 +104,27 @@ cp "$T/good.pdmp" "$T/machine.pdmp"; patch "$T/machine.pdmp" 18 $other_machine
 expect_load "a damaged machine field is corruption" 86 "$T/machine.pdmp" "checksum"
 cp "$T/good.pdmp" "$T/fsize.pdmp"; patch "$T/fsize.pdmp" 25 255
 expect_load "a damaged file size is corruption, not truncation" 86 "$T/fsize.pdmp" "checksum"
+
+# Counts of the header and section table beyond what the image can hold,
+# with every checksum recomputed (tests/fuzz/mutate.c, kind count): the
+# header check refuses each (86), naming the file, before anything is
+# sized by it.  An object count of 0xfffffff8 passed it and made dlisp
+# size its digest's map by it: exit 71, "out of memory in the heap
+# walk", naming no file (issue 32).
+begin "counts beyond the image, resealed: corrupt (86), the file named, nothing sized by them"
+bad=
+cp "$BUILDDIR/host/dlisp.pdmp" "$T/dlisp.pdmp"
+for seed in 0 1 2 3 4 5 6; do
+  desc=`"$BUILDDIR/tests/fuzz/mutate" "$T/dlisp.pdmp" "$T/count.pdmp" count $seed` \
+    || { bad="$bad
+    mutate count $seed failed"; continue; }
+  "$BUILDDIR/host/dlisp" --dump-file="$T/count.pdmp" --heap-digest > /dev/null 2> "$T/err"
+  st=$?
+  [ $st -eq 86 ] && grep -q "$T/count.pdmp: " "$T/err" && continue
+  bad="$bad
+    $desc: status $st: `head -c 300 "$T/err"`"
+done
+if [ -z "$bad" ]; then pass; else fail "$bad"; fi
 
 # Every byte of the header and the section table (header_size at offset
 # 12, section_count at 20, entries of 64 bytes: pdump/format.h), with its
@@ -225,6 +248,36 @@ begin "embedded: strip --remove-section=.pdump leaves a plain executable (a cold
 "$STRIP" --remove-section=.pdump -o "$T/emb-removed" "$T/good-embedded"
 o=`"$T/emb-removed" 2>&1 | sed -n 's/.*origin=\([0-9]*\).*/\1/p'`
 [ "$o" = 0 ] && pass || fail "origin $o"
+
+# Section headers that no longer locate .pdump, the image still in the
+# file: the start goes on without it (0, the cold heap) but warns,
+# naming the executable (issue 32: it was silent).  dumper-embed marks
+# the executable (pdump/embed.h); an unmarked one never warns.  The
+# section header table's offset is e_shoff, at 40 in an ELF64 header,
+# 32 in an ELF32 one.
+shoff_at=40; [ "$WORD_SIZE" = 4 ] && shoff_at=32
+cp "$T/good-embedded" "$T/emb-noshdr"
+dd if=/dev/zero of="$T/emb-noshdr" bs=1 seek=$shoff_at count=$WORD_SIZE conv=notrunc 2>/dev/null
+cp "$T/good-embedded" "$T/emb-renamed"
+name_at=`grep -abo '\.pdump' "$T/good-embedded" | tail -1 | cut -d: -f1`
+printf 'q' | dd of="$T/emb-renamed" bs=1 seek=`expr $name_at + 5` conv=notrunc 2>/dev/null
+for e in emb-noshdr emb-renamed emb-removed; do
+  begin "embedded: section headers that no longer locate the image ($e): a cold start with a warning naming it"
+  out=`"$T/$e" 2> "$T/err"`
+  st=$?
+  d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+  if [ $st -eq 0 ] && [ "$d" = "$cold" ] \
+     && grep -q "$T/$e: dumper-embed stored an image in it, but its section headers no longer locate it" "$T/err"; then
+    pass
+  else
+    fail "status $st, digest '$d': `cat "$T/err"`"
+  fi
+done
+begin "a plain executable starts cold without that warning"
+"$TOY" --no-dump-file > /dev/null 2> "$T/err"
+st=$?
+if [ $st -eq 0 ] && ! grep -q "dumper-embed stored an image" "$T/err"; then pass
+else fail "status $st: `cat "$T/err"`"; fi
 
 begin "embedded: --dump-file overrides the embedded image"
 "$TOY" --temacs=pdump --scale 2 --output "$T/other.pdmp"

@@ -18,6 +18,8 @@
    its fingerprint compared with the one EXE computes at start-up (its
    stamped note, else its build-id; common/elfnote.h): embedding
    an image EXE would refuse is an error here, not at the next start.
+   The copy of libdumper's pdump_embed_mark in it is set (embed.h), so
+   a start whose section headers no longer locate the image warns.
    The output is written atomically (common/atomic.h).  */
 
 #include <config.h>
@@ -276,6 +278,28 @@ build (Elf *in, Elf *out, const char *exe_path, const unsigned char *image,
   return 0;
 }
 
+/* Set the mark of EXE's libdumper in the output OUT_FD (embed.h): the
+   copy keeps every byte of EXE at its offset.  Not an error when EXE
+   has none (libdumper linked as a shared library): such a start cannot
+   tell an image was lost.  */
+static int
+mark_embedded (const struct input *exe, int out_fd, const char *output)
+{
+  const size_t magic = PDUMP_EMBED_MARK_SIZE - 1;
+  const unsigned char *at = memmem (exe->bytes, exe->size, pdump_embed_mark, magic);
+  while (at && (size_t) (at - exe->bytes) + magic < exe->size
+         && at[magic] > 1)
+    at = memmem (at + 1, exe->size - (size_t) (at + 1 - exe->bytes),
+                 pdump_embed_mark, magic);
+  if (at == NULL || (size_t) (at - exe->bytes) + magic >= exe->size)
+    return 0;
+  unsigned char set = 1;
+  if (pwrite (out_fd, &set, 1, (off_t) (at - exe->bytes) + (off_t) magic) != 1)
+    return tool_error (&cli, EXIT_CANTCREAT, "%s: cannot write: %s", output,
+                       strerror (errno));
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,6 +366,8 @@ main (int argc, char **argv)
   status = build (in, oelf, exe_path, image.bytes, image.size, align);
   elf_end (oelf);
   elf_end (in);
+  if (status == 0)
+    status = mark_embedded (&exe, out.fd, output);
   if (status != 0)
     {
       common_atomic_abort (&out);
