@@ -747,7 +747,8 @@ on_sigbus (int sig, siginfo_t *info, void *uc)
   siglongjmp (g->jump, 1);
 }
 
-/* Test-only: DUMPER_TEST_TRUNCATE_IMAGE=SIZE truncates the image file
+#if DUMPER_TEST_HOOKS
+/* Test-only, with --enable-test-hooks: DUMPER_TEST_TRUNCATE_IMAGE=SIZE truncates the image file
    to SIZE bytes at step WHEN, to test the guard above
    (tests/pdump/trust.sh): once it is mapped ("map"), or, with
    DUMPER_TEST_TRUNCATE_WHEN=relocate, when HOT's relocation pass
@@ -773,6 +774,35 @@ truncate_at_relocate (void *path, unsigned char *dest, uint64_t offset,
     truncate_for_test (path, "relocate");
   return true;
 }
+
+/* Base mode fixed or boot, DUMPER_TEST_OCCUPY_BASE set: take a page at
+   BASE first, so the fallback runs (tests/pdump/base.sh); false with
+   the reason when that fails.  */
+static bool
+occupy_for_test (uint64_t base)
+{
+  if (getenv ("DUMPER_TEST_OCCUPY_BASE") == NULL
+      || mmap ((void *) (uintptr_t) base, 4096, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+         != MAP_FAILED)
+    return true;
+  snprintf (base_reason, sizeof base_reason, "cannot occupy the preferred "
+            "base for the test: %s", strerror (errno));
+  return false;
+}
+
+/* The relocation pass's fill for the truncation test, when asked.  */
+static void
+fill_for_test (struct pdump_verify_request *vr, const char *path)
+{
+  if (vr->fill == NULL && getenv ("DUMPER_TEST_TRUNCATE_WHEN") != NULL)
+    vr->fill = truncate_at_relocate, vr->fill_ctx = (void *) path;
+}
+#else
+# define truncate_for_test(path, when) ((void) 0)
+# define occupy_for_test(base) true
+# define fill_for_test(vr, path) ((void) 0)
+#endif
 
 static enum dumper_status load_image (struct load *l, struct bus_guard *guard);
 
@@ -919,13 +949,7 @@ preferred_address (const struct load *l)
   else if (base % (uint64_t) sysconf (_SC_PAGESIZE) != 0)
     snprintf (base_reason, sizeof base_reason, "the preferred base 0x%"
               PRIx64 " is not aligned to this machine's pages", base);
-  else if (getenv ("DUMPER_TEST_OCCUPY_BASE") != NULL
-           && mmap ((void *) (uintptr_t) base, 4096, PROT_NONE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
-              == MAP_FAILED)
-    snprintf (base_reason, sizeof base_reason, "cannot occupy the preferred "
-              "base for the test: %s", strerror (errno));
-  else
+  else if (occupy_for_test (base))
     return (unsigned char *) (uintptr_t) base;
   return NULL;
 }
@@ -1245,8 +1269,7 @@ verify_image (struct load *l)
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
-  if (vr.fill == NULL && getenv ("DUMPER_TEST_TRUNCATE_WHEN") != NULL)
-    vr.fill = truncate_at_relocate, vr.fill_ctx = (void *) req->path;
+  fill_for_test (&vr, req->path);
   if (status == DUMPER_OK && place->method == PDUMP_LOAD_MAP)
     {
       /* HOT is the file's, copied on write: break that for the pages the

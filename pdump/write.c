@@ -13,10 +13,10 @@
    loader's own checks (check.c: header, every section checksum, the
    relocations, the registry against this executable), so an image the
    loader would refuse is never put in place with a success status.
-   Test-only: the environment variable DUMPER_TEST_DAMAGE_IMAGE=OFFSET
-   flips the byte at OFFSET of the written file before that check, to
-   show the check catches it (tests/e2e/refuse.sh); nothing else reads
-   it.  */
+   Test-only, in a library configured with --enable-test-hooks (never a
+   release library): the environment variable DUMPER_TEST_DAMAGE_IMAGE=
+   OFFSET flips the byte at OFFSET of the written file before that
+   check, to show the check catches it (tests/e2e/refuse.sh).  */
 
 #include <config.h>
 
@@ -445,6 +445,7 @@ write_layout (int fd, const struct layout *l, int cold_fd)
   return err;
 }
 
+#if DUMPER_TEST_HOOKS
 /* Test-only fault injection (see the top of the file): flip the byte
    at $DUMPER_TEST_DAMAGE_IMAGE of the file TMP of SIZE bytes.  */
 static void
@@ -465,6 +466,9 @@ damage_for_test (const char *tmp, uint64_t size)
   if (fd >= 0)
     close (fd);
 }
+#else
+# define damage_for_test(tmp, size) ((void) 0)
+#endif
 
 /* Run the loader on the temporary file TMP, check-only (pdump_load:
    decompression, every check it makes on a start, nothing restored), so

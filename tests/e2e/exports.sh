@@ -6,6 +6,7 @@
 # list (nm -D --defined-only) must be exactly that: no internal
 # bridge_*, pdump_*, unexec_* or common_* name, and no public name
 # missing (a new public name that is not dumper_* goes in libdumper.map).
+# And a release library holds no test hook.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -34,5 +35,21 @@ else fail "in the public headers but not exported (add them to libdumper.map): $
 begin "the public API is not empty"
 n=`wc -l < "$T/exported"`
 if [ "$n" -gt 20 ]; then pass; else fail "only $n symbols exported"; fi
+
+# The test suite's fault injection (DUMPER_TEST_* variables) is compiled
+# in only with ./configure --enable-test-hooks (issue 34): a release
+# library reads no such variable.  The other way round shows the probe
+# finds them where they are (the pdump back end holds them).
+hooks=`cat "$SO" "$BUILDDIR/libdumper.a" | grep -a -c 'DUMPER_TEST_'`
+if has_test_hooks; then
+  begin "a library built with --enable-test-hooks holds them"
+  if [ "$BACKEND" != pdumper ]; then skip "the hooks are in the pdump back end"
+  elif [ "$hooks" -gt 0 ]; then pass
+  else fail "no DUMPER_TEST_ string in libdumper.so or libdumper.a"; fi
+else
+  begin "a release library has no test hook (no DUMPER_TEST_ string)"
+  if [ "$hooks" -eq 0 ]; then pass
+  else fail "$hooks lines of libdumper.so and libdumper.a name DUMPER_TEST_"; fi
+fi
 
 finish

@@ -28,6 +28,14 @@ if grep -q '^#define HAVE_LZ4 1' "$BUILDDIR/config.h" 2>/dev/null; then CODECS=l
 if grep -q '^#define HAVE_ZSTD 1' "$BUILDDIR/config.h" 2>/dev/null; then
   CODECS="${CODECS:+$CODECS }zstd"
 fi
+# has_test_hooks: the library has the test suite's fault injection
+# (./configure --enable-test-hooks; scripts/test-all builds so); a
+# release library has none, and the cases that need it skip.
+has_test_hooks () {
+  grep -q '^#define DUMPER_TEST_HOOKS 1' "$BUILDDIR/config.h" 2>/dev/null
+}
+NO_HOOKS="needs the test hooks (./configure --enable-test-hooks)"
+
 has_codec () {
   case " $CODECS " in *" $1 "*) return 0 ;; esac
   return 1

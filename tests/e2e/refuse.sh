@@ -177,18 +177,22 @@ st=$?
 [ $st -eq 0 ] && [ -z "$out" ] && pass || fail "status $st: $out"
 
 begin "the writer checks what it wrote: a damaged image is never put in place"
-bad=0
-for off in 20 64 200 4100 8200; do
-  rm -f "$T/sc.pdmp"
-  out=`DUMPER_TEST_DAMAGE_IMAGE=$off "$TOY" $DUMP --output "$T/sc.pdmp" 2>&1`
-  st=$?
-  if [ $st -ne 86 ] || [ -e "$T/sc.pdmp" ] || ls "$T" | grep -q 'sc.pdmp.tmp'; then
-    bad=`expr $bad + 1`; echo "    offset $off: status $st, files: `ls "$T" | grep sc`: $out"
-  else
-    case $out in *"fails the loader's checks"*) ;; *) bad=`expr $bad + 1`; echo "    $out" ;; esac
-  fi
-done
-[ $bad -eq 0 ] && pass || fail "$bad of 5 damaged images were not refused"
+if ! has_test_hooks; then
+  skip "$NO_HOOKS"
+else
+  bad=0
+  for off in 20 64 200 4100 8200; do
+    rm -f "$T/sc.pdmp"
+    out=`DUMPER_TEST_DAMAGE_IMAGE=$off "$TOY" $DUMP --output "$T/sc.pdmp" 2>&1`
+    st=$?
+    if [ $st -ne 86 ] || [ -e "$T/sc.pdmp" ] || ls "$T" | grep -q 'sc.pdmp.tmp'; then
+      bad=`expr $bad + 1`; echo "    offset $off: status $st, files: `ls "$T" | grep sc`: $out"
+    else
+      case $out in *"fails the loader's checks"*) ;; *) bad=`expr $bad + 1`; echo "    $out" ;; esac
+    fi
+  done
+  [ $bad -eq 0 ] && pass || fail "$bad of 5 damaged images were not refused"
+fi
 
 begin "dumper_realloc of an image object is a status, not an abort"
 out=`"$TOY" --dump-file="$T/clean.pdmp" --contract 2>&1`
