@@ -365,6 +365,23 @@ advise_huge (void *at, size_t size)
     (void) madvise (at, size, advice);   /* a hint: may fail */
 }
 
+/* HOT's alignment in an image placed anywhere (base mode random, or a
+   fallback): a huge page, so that HOT can be backed by huge pages.  But
+   with 4-byte words the kernel randomises mmap by only 8 bits of pages
+   (vm.mmap_rnd_compat_bits: 1 MiB with 4 KiB pages), which a 2 MiB
+   alignment rounds away: every start landed at one base (found when
+   the i386 suite first ran natively, tests/pdump/base.sh).  There,
+   pages: the kernel's randomisation is kept whole.  */
+static size_t
+anywhere_align (void)
+{
+#if UINTPTR_MAX <= 0xffffffffu
+  return (size_t) sysconf (_SC_PAGESIZE);
+#else
+  return HUGE_PAGE;
+#endif
+}
+
 /* HOT in anonymous memory aligned for huge pages, to be read while it is
    relocated; everything else mapped from the file.  Private file pages
    written by relocation would each cost a copy-on-write fault; one
@@ -374,13 +391,14 @@ static bool
 place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
 {
   const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
-  size_t region_size = size + HUGE_PAGE;
+  size_t align = anywhere_align ();
+  size_t region_size = size + align;
   unsigned char *region = mmap (NULL, region_size, PROT_NONE,
                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (region == MAP_FAILED)
     return false;
-  uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
-                     & ~(uintptr_t) (HUGE_PAGE - 1);
+  uintptr_t hot_at = ((uintptr_t) region + hot->offset + align - 1)
+                     & ~(uintptr_t) (align - 1);
   unsigned char *base = (unsigned char *) (hot_at - (uintptr_t) hot->offset);
   int prot = PROT_READ | PROT_WRITE;
   bool ok = mmap (base, hot->offset, prot, MAP_PRIVATE | MAP_FIXED, p->fd,
@@ -453,7 +471,8 @@ place_unpack (struct placement *p, const struct pdump_view *view,
   memset (hot_unpack, 0, sizeof *hot_unpack);
   const struct pdump_section *hot = &view->sections[PDUMP_SECTION_HOT];
   uint64_t size = view->header.image_size;
-  size_t region_size = at ? size : size + HUGE_PAGE;
+  size_t align = anywhere_align ();
+  size_t region_size = at ? size : size + align;
   unsigned char *region
     = at ? map_exactly (at, region_size,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
@@ -468,8 +487,8 @@ place_unpack (struct placement *p, const struct pdump_view *view,
                        "cannot allocate memory for the image", errno);
       return false;
     }
-  uintptr_t hot_at = ((uintptr_t) region + hot->offset + HUGE_PAGE - 1)
-                     & ~(uintptr_t) (HUGE_PAGE - 1);
+  uintptr_t hot_at = ((uintptr_t) region + hot->offset + align - 1)
+                     & ~(uintptr_t) (align - 1);
   unsigned char *base = at ? at : (unsigned char *) (hot_at
                                                      - (uintptr_t) hot->offset);
   advise_huge (base + hot->offset, size - hot->offset);
