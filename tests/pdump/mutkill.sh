@@ -9,7 +9,22 @@
 #   - a compressed section stored over its predecessor, or with no room
 #     for its frames after the frame table (check.c, check_stored);
 #   - a codec number one past the last (check.c, check_sections);
-#   - RELOC_IMAGE claiming more relocations than HOT has words.
+#   - RELOC_IMAGE claiming more relocations than HOT has words, RELOC_CODE
+#     a count its size does not hold;
+#   - a frame size below the minimum, a header_size other than the
+#     header's, a page size below 4096 (pdump_check_header);
+#   - a file of 135 bytes (one short of a header) and one that holds the
+#     header but not the section table: truncated (81), each with its
+#     own message;
+# and, with every section checksum recomputed too (`resum'), what only
+# the registry and relocation checks catch (check.c):
+#   - a SCALAR record a word shorter than its declaration; a word record
+#     whose value is an executable offset far past the executable, or
+#     an image offset one past the objects' end and the largest tag;
+#   - a HOT word in RELOC_EXE and RELOC_IMAGE, one in RELOC_CODE and
+#     RELOC_EXE; RELOC_CODE's first two entries swapped; a code
+#     pointer naming a static's declaration, or the declaration one past
+#     the table (dlisp's image: toyhost's has no code pointers).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -20,14 +35,35 @@ if [ "$BACKEND" != pdumper ]; then
 fi
 
 TOY=$BUILDDIR/tests/pdump/toyhost
+DLISP=$BUILDDIR/host/dlisp
 PATCH=$BUILDDIR/tests/pdump/patch-image
 
 "$TOY" --temacs=pdump --output "$T/plain.pdmp" > /dev/null || exit 1
 "$TOY" --temacs=pdump --compress=lz4 --output "$T/lz4.pdmp" > /dev/null || exit 1
+cp "$BUILDDIR/host/dlisp.pdmp" "$T/dlisp.pdmp" || exit 1
 
-# u64 FILE OFFSET: the 8-byte field at OFFSET, decimal.
+# u64 FILE OFFSET, u32 FILE OFFSET, u8 FILE OFFSET: a field, decimal.
 u64 () {
   od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+u32 () {
+  od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '
+}
+u8 () {
+  od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' '
+}
+# section_at FILE KIND FIELD-OFFSET: a u64 field of section KIND's entry
+# (8: offset, 16: size, 24: count).
+section_at () {
+  u64 "$1" `expr 136 + \( $2 - 1 \) \* 64 + $3`
+}
+
+# The loader: toyhost, or dlisp for dlisp's image.
+load () {
+  case $1 in
+    *dlisp*) "$DLISP" --dump-file="$T/m.pdmp" --batch --eval t ;;
+    *) "$TOY" --dump-file="$T/m.pdmp" ;;
+  esac
 }
 
 # refused NAME IMAGE WORDS EDIT...: IMAGE with the EDITs (patch-image's
@@ -40,7 +76,7 @@ refused () {
     fail "patch-image $*"
     return
   fi
-  _out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+  _out=`load "$_image" 2>&1`
   _st=$?
   if [ "$_st" -ne 86 ]; then
     fail "status $_st, want 86: $_out"
@@ -64,5 +100,96 @@ words=`expr $hot_size / $WORD_SIZE`
 refused "RELOC_IMAGE claims one relocation more than HOT has words" \
   "$T/plain.pdmp" "more relocations than HOT has words" \
   "s3.count=`expr $words + 1`"
+refused "RELOC_CODE count one more than its size holds" "$T/plain.pdmp" \
+  "RELOC_CODE size and count disagree" s9.count+=1
+refused "compressed: a frame size of 32 KiB, below the minimum" "$T/lz4.pdmp" \
+  "frame size 32768 is invalid" h88=32768
+refused "header_size one more than the header" "$T/plain.pdmp" \
+  "layout fields are invalid" h12/4=137
+refused "a page size of 2048" "$T/plain.pdmp" \
+  "layout fields are invalid" h32=2048
+
+# truncated NAME BYTES WORDS UNWANTED: the first BYTES of the image are
+# refused with 81, the message holds WORDS and not UNWANTED.
+truncated () {
+  begin "$1"
+  head -c "$2" "$T/plain.pdmp" > "$T/short.pdmp"
+  _out=`"$TOY" --dump-file="$T/short.pdmp" 2>&1`
+  _st=$?
+  if [ "$_st" -ne 81 ]; then
+    fail "status $_st, want 81: $_out"
+    return
+  fi
+  case $_out in
+    *"$4"*) fail "message says '$4': $_out" ;;
+    *"$3"*) pass ;;
+    *) fail "message lacks '$3': $_out" ;;
+  esac
+}
+truncated "a file one byte short of a header" 135 \
+  "shorter than an image header" "section table"
+truncated "a file with the header but not the section table" 300 \
+  "shorter than an image header and section table" "no-such-text"
+
+# ------------------------------------------------------------------
+# Registry records and relocation tables, every checksum recomputed.
+
+# record_of IMAGE AWK-CONDITION: the number of the first registry record
+# ($2 kind, $3 value_kind) that satisfies it.
+record_of () {
+  "$PATCH" --records "$1" | awk "$2"' { print $1; exit }'
+}
+scalar=`record_of "$T/plain.pdmp" '$2 == 4'`
+word=`record_of "$T/plain.pdmp" '($2 == 1 || $2 == 2) && $3 == 2'`
+refused "a SCALAR record one word shorter than its declaration" "$T/plain.pdmp" \
+  "does not match declaration" "r$scalar.size-=$WORD_SIZE" resum
+refused "a word record naming an executable offset far past the executable" \
+  "$T/plain.pdmp" "is invalid for this executable" \
+  "r$word.value_kind=3" "r$word.value=0x10000000000" resum
+objects_end=`expr \`section_at "$T/plain.pdmp" 2 8\` + \`section_at "$T/plain.pdmp" 2 16\``
+refused "a word record's image value one past the objects and the largest tag" \
+  "$T/plain.pdmp" "is invalid for this executable" \
+  "r$word.value=`expr $objects_end + 16`" resum
+
+# into_exe IMAGE WORD: the patch-image edits that put HOT word WORD in
+# RELOC_EXE (section 4) in place of an entry, the list still sorted;
+# nothing when no entry can make room.
+into_exe () {
+  od -An -v -t u4 -j `section_at "$1" 4 8` -N `section_at "$1" 4 16` "$1" |
+    tr -s ' ' '\n' | grep . |
+    awk -v w="$2" '{ e[NR - 1] = $1 } END {
+      for (i = 0; i < NR; i++)
+        if ((i == 0 || e[i - 1] < w) && (i == NR - 1 || w < e[i + 1])) {
+          printf "s4@%d/4=%d\n", i * 4, w; exit
+        } }'
+}
+# A word in RELOC_IMAGE and RELOC_EXE: its value must be an image
+# address and an executable offset, which an image dumped for base 0
+# has (a small image offset); elsewhere the range checks refuse it first.
+"$TOY" --temacs=pdump --image-base=0 --output "$T/base0.pdmp" > /dev/null || exit 1
+image_word=`od -An -v -t u1 -j \`section_at "$T/base0.pdmp" 3 8\` -N 64 "$T/base0.pdmp" |
+  tr -s ' ' '\n' | grep . |
+  awk '$1 > 0 { for (b = 0; b < 8; b++) if (int($1 / 2 ^ b) % 2) { print (NR - 1) * 8 + b; exit } }'`
+refused "a HOT word in RELOC_IMAGE and in RELOC_EXE" "$T/base0.pdmp" \
+  "in both relocation tables" `into_exe "$T/base0.pdmp" $image_word` resum
+
+code=`section_at "$T/dlisp.pdmp" 9 8`
+code0=`u32 "$T/dlisp.pdmp" $code`
+code1=`u32 "$T/dlisp.pdmp" \`expr $code + 4\``
+refused "RELOC_CODE's first two entries swapped" "$T/dlisp.pdmp" \
+  "is out of order" "s9@0/4=$code1" "s9@4/4=$code0" resum
+refused "a HOT word in RELOC_CODE and in RELOC_EXE" "$T/dlisp.pdmp" \
+  "is in RELOC_CODE and another relocation table" \
+  `into_exe "$T/dlisp.pdmp" $code0` resum
+static_decl=`"$PATCH" --records "$T/dlisp.pdmp" | awk '$2 != 5 { print $4; exit }'`
+code_at=`expr $code0 \* $WORD_SIZE`
+refused "a code pointer naming a static's declaration" "$T/dlisp.pdmp" \
+  "not a declared code target" "s1@$code_at/$WORD_SIZE=$static_decl" resum
+# The table's size, from the message about an index far beyond it.
+"$PATCH" "$T/dlisp.pdmp" "$T/m.pdmp" "s1@$code_at/$WORD_SIZE=100000" resum
+decl_count=`load "$T/dlisp.pdmp" 2>&1 | sed -n 's/.*the executable declares \([0-9]*\) entries.*/\1/p'`
+refused "a code pointer naming the declaration one past the table" \
+  "$T/dlisp.pdmp" "not a declared code target" \
+  "s1@$code_at/$WORD_SIZE=${decl_count:-0}" resum
 
 finish
