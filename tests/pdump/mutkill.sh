@@ -24,7 +24,10 @@
 #   - a HOT word in RELOC_EXE and RELOC_IMAGE, one in RELOC_CODE and
 #     RELOC_EXE; RELOC_CODE's first two entries swapped; a code
 #     pointer naming a static's declaration, or the declaration one past
-#     the table (dlisp's image: toyhost's has no code pointers).
+#     the table (dlisp's image: toyhost's has no code pointers);
+# and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
+# taken out of RELOC_IMAGE, one byte after the last entry of the object
+# index.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -62,7 +65,7 @@ section_at () {
 load () {
   case $1 in
     *dlisp*) "$DLISP" --dump-file="$T/m.pdmp" --batch --eval t ;;
-    *) "$TOY" --dump-file="$T/m.pdmp" ;;
+    *) env ${VERIFY:+DUMPER_PDUMP_VERIFY=$VERIFY} "$TOY" --dump-file="$T/m.pdmp" ;;
   esac
 }
 
@@ -185,11 +188,45 @@ static_decl=`"$PATCH" --records "$T/dlisp.pdmp" | awk '$2 != 5 { print $4; exit 
 code_at=`expr $code0 \* $WORD_SIZE`
 refused "a code pointer naming a static's declaration" "$T/dlisp.pdmp" \
   "not a declared code target" "s1@$code_at/$WORD_SIZE=$static_decl" resum
+# first_bit IMAGE KIND: the first word whose bit is set in bitmap
+# section KIND (3: RELOC_IMAGE).
+first_bit () {
+  od -An -v -t u1 -j `section_at "$1" $2 8` -N 64 "$1" | tr -s ' ' '\n' | grep . |
+    awk '$1 > 0 { for (b = 0; b < 8; b++) if (int($1 / 2 ^ b) % 2) { print (NR - 1) * 8 + b; exit } }'
+}
+# clear_bit IMAGE WORD: the edits that take WORD out of RELOC_IMAGE.
+clear_bit () {
+  _byte=`expr $2 / 8`
+  _old=`u8 "$1" \`expr \\\`section_at "$1" 3 8\\\` + $_byte\``
+  echo "s3@$_byte/1=$((_old & ~(1 << ($2 % 8))))" "s3.count-=1"
+}
+
 # The table's size, from the message about an index far beyond it.
 "$PATCH" "$T/dlisp.pdmp" "$T/m.pdmp" "s1@$code_at/$WORD_SIZE=100000" resum
 decl_count=`load "$T/dlisp.pdmp" 2>&1 | sed -n 's/.*the executable declares \([0-9]*\) entries.*/\1/p'`
 refused "a code pointer naming the declaration one past the table" \
   "$T/dlisp.pdmp" "not a declared code target" \
   "s1@$code_at/$WORD_SIZE=${decl_count:-0}" resum
+
+# ------------------------------------------------------------------
+# Structural verification (verify.c).
+
+VERIFY=structure
+tagged=`first_bit "$T/plain.pdmp" 3`
+refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
+  "$T/plain.pdmp" "but the word is not relocated" \
+  `clear_bit "$T/plain.pdmp" $tagged` resum
+
+# One byte more in OBJECTS (the object index), RELOC_CODE after it
+# moved to the next 8-byte boundary, the file grown to match.
+objects_end=`expr \`section_at "$T/plain.pdmp" 8 8\` + \`section_at "$T/plain.pdmp" 8 16\` + 1`
+code_at=`expr \( $objects_end + 7 \) / 8 \* 8`
+grow=`expr $code_at - \`section_at "$T/plain.pdmp" 9 8\``
+cp "$T/plain.pdmp" "$T/grown.pdmp"
+head -c "$grow" /dev/zero >> "$T/grown.pdmp"
+refused "verify=structure: a byte after the object index's last entry" \
+  "$T/grown.pdmp" "bytes after the last object" s8.size+=1 s8.stored_size+=1 \
+  "s9.offset=$code_at" "s9.stored_offset=$code_at" "h24+=$grow" "h80+=$grow" resum
+VERIFY=
 
 finish
