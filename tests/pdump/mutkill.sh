@@ -27,7 +27,8 @@
 #     the table (dlisp's image: toyhost's has no code pointers);
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
-# index.
+# index, another tag width, a damaged object index; and a directory as
+# the image (80, load.c), a compressed frame of 0 bytes (codec.c).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -56,7 +57,7 @@ u8 () {
   od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' '
 }
 # section_at FILE KIND FIELD-OFFSET: a u64 field of section KIND's entry
-# (8: offset, 16: size, 24: count).
+# (8: offset, 16: size, 24: count, 40: stored_offset).
 section_at () {
   u64 "$1" `expr 136 + \( $2 - 1 \) \* 64 + $3`
 }
@@ -212,6 +213,11 @@ refused "a code pointer naming the declaration one past the table" \
 # Structural verification (verify.c).
 
 VERIFY=structure
+refused "verify=structure: an image of 2 tag bits for a host of 3" "$T/plain.pdmp" \
+  "and 2 tag bits; this executable has" h76/4=2
+refused "verify=structure: a damaged object index" "$T/plain.pdmp" \
+  "checksum mismatch in section OBJECTS" \
+  "s8@0/1=$((`u8 "$T/plain.pdmp" \`section_at "$T/plain.pdmp" 8 8\`` ^ 1))"
 tagged=`first_bit "$T/plain.pdmp" 3`
 refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
   "$T/plain.pdmp" "but the word is not relocated" \
@@ -228,5 +234,27 @@ refused "verify=structure: a byte after the object index's last entry" \
   "$T/grown.pdmp" "bytes after the last object" s8.size+=1 s8.stored_size+=1 \
   "s9.offset=$code_at" "s9.stored_offset=$code_at" "h24+=$grow" "h80+=$grow" resum
 VERIFY=
+
+# ------------------------------------------------------------------
+# Other files.
+
+begin "a directory as the image: not found (80), not a read error"
+_out=`"$TOY" --dump-file="$T" 2>&1`
+_st=$?
+case "$_st $_out" in
+  "80 "*"not a regular file"*) pass ;;
+  *) fail "status $_st: $_out" ;;
+esac
+
+begin "compressed: a frame of 0 stored bytes"
+cp "$T/lz4.pdmp" "$T/m.pdmp"
+printf '\000\000\000\000' | dd of="$T/m.pdmp" bs=1 \
+  seek=`section_at "$T/lz4.pdmp" 1 40` conv=notrunc 2> /dev/null
+_out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+_st=$?
+case "$_st $_out" in
+  "86 "*"frame 0 has an invalid stored size of 0 bytes"*) pass ;;
+  *) fail "status $_st: $_out" ;;
+esac
 
 finish
