@@ -28,7 +28,8 @@
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index; and a directory as
-# the image (80, load.c), a compressed frame of 0 bytes (codec.c).
+# the image (80, load.c), a compressed frame of 0 bytes (codec.c), a
+# file as XDG_RUNTIME_DIR in base mode boot (bootcache.c).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -255,6 +256,18 @@ _st=$?
 case "$_st $_out" in
   "86 "*"frame 0 has an invalid stored size of 0 bytes"*) pass ;;
   *) fail "status $_st: $_out" ;;
+esac
+
+begin "base mode boot, XDG_RUNTIME_DIR a file of ours (0600): not used, says it is no directory"
+: > "$T/runfile"
+chmod 600 "$T/runfile"
+env XDG_RUNTIME_DIR="$T/runfile" DUMPER_PDUMP_BASE=boot "$DLISP" \
+  --dump-file="$T/dlisp.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err"
+_st=$?
+_why=`sed -n 's/^pdump-placement-reason: //p' "$T/out"`
+case "$_st $_why" in
+  "0 "*"runfile is not a directory"*) pass ;;
+  *) fail "status $_st, reason: $_why" ;;
 esac
 
 finish
