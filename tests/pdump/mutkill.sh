@@ -28,7 +28,7 @@
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index; and a directory as
-# the image (80, load.c), a compressed frame of 0 bytes (codec.c), a
+# the image or an executable without one (80, load.c), a compressed frame of 0 bytes (codec.c), a
 # file as XDG_RUNTIME_DIR in base mode boot (bootcache.c).
 
 . "$SRCDIR/tests/e2e/lib.sh"
@@ -244,6 +244,14 @@ _out=`"$TOY" --dump-file="$T" 2>&1`
 _st=$?
 case "$_st $_out" in
   "80 "*"not a regular file"*) pass ;;
+  *) fail "status $_st: $_out" ;;
+esac
+
+begin "an executable without an embedded image as the image: not found (80)"
+_out=`"$TOY" --dump-file="$BUILDDIR/tests/pdump/patch-image" 2>&1`
+_st=$?
+case "$_st $_out" in
+  "80 "*"no embedded image"*) pass ;;
   *) fail "status $_st: $_out" ;;
 esac
 
