@@ -29,7 +29,8 @@
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index; and a directory as
 # the image or an executable without one (80, load.c), a compressed frame of 0 bytes (codec.c), a
-# file as XDG_RUNTIME_DIR in base mode boot (bootcache.c).
+# file as XDG_RUNTIME_DIR in base mode boot (bootcache.c), a dump under
+# a file-size limit (write.c: 74, the write's own error).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -263,6 +264,14 @@ _out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
 _st=$?
 case "$_st $_out" in
   "86 "*"frame 0 has an invalid stored size of 0 bytes"*) pass ;;
+  *) fail "status $_st: $_out" ;;
+esac
+
+begin "a dump under a 8 KiB file-size limit: an I/O error (74), not the self-check's 86"
+_out=`ulimit -f 8; "$TOY" --temacs=pdump --output "$T/limited.pdmp" 2>&1`
+_st=$?
+case "$_st $_out" in
+  "74 "*"cannot write the image"*) [ ! -e "$T/limited.pdmp" ] && pass || fail "the image exists" ;;
   *) fail "status $_st: $_out" ;;
 esac
 
