@@ -30,7 +30,8 @@
 # index, another tag width, a damaged object index; and a directory as
 # the image or an executable without one (80, load.c), a compressed frame of 0 bytes (codec.c), a
 # file as XDG_RUNTIME_DIR in base mode boot (bootcache.c), a dump under
-# a file-size limit (write.c: 74, the write's own error).
+# a file-size limit (write.c: 74, the write's own error) or onto a
+# directory (73, the rename's).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -272,6 +273,16 @@ _out=`ulimit -f 8; "$TOY" --temacs=pdump --output "$T/limited.pdmp" 2>&1`
 _st=$?
 case "$_st $_out" in
   "74 "*"cannot write the image"*) [ ! -e "$T/limited.pdmp" ] && pass || fail "the image exists" ;;
+  *) fail "status $_st: $_out" ;;
+esac
+
+begin "a dump onto a directory: 73, the rename's error, no temporary file left"
+mkdir "$T/outdir"
+_out=`"$TOY" --temacs=pdump --output "$T/outdir" 2>&1`
+_st=$?
+case "$_st $_out" in
+  "73 "*"cannot rename the finished image into place"*)
+    ls "$T" | grep -q 'outdir\.' && fail "left: `ls "$T"`" || pass ;;
   *) fail "status $_st: $_out" ;;
 esac
 
