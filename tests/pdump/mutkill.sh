@@ -27,11 +27,13 @@
 #     the table (dlisp's image: toyhost's has no code pointers);
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
-# index, another tag width, a damaged object index; and a directory as
-# the image or an executable without one (80, load.c), a compressed frame of 0 bytes (codec.c), a
-# file as XDG_RUNTIME_DIR in base mode boot (bootcache.c), a dump under
-# a file-size limit (write.c: 74, the write's own error) or onto a
-# directory (73, the rename's).
+# index, another tag width, a damaged object index, OBJECTS and HOT
+# disagreeing on the hot objects.  Then: a directory, or an executable
+# without an embedded image, as the image (80, load.c); a compressed
+# frame of 0 or 4 GiB stored bytes (codec.c); a file as XDG_RUNTIME_DIR
+# in base mode boot (bootcache.c); a dump under a file-size limit
+# (write.c: 74, the write's own error) or onto a directory (73, the
+# rename's, no temporary file left).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -221,6 +223,8 @@ refused "verify=structure: an image of 2 tag bits for a host of 3" "$T/plain.pdm
 refused "verify=structure: a damaged object index" "$T/plain.pdmp" \
   "checksum mismatch in section OBJECTS" \
   "s8@0/1=$((`u8 "$T/plain.pdmp" \`section_at "$T/plain.pdmp" 8 8\`` ^ 1))"
+refused "verify=structure: OBJECTS counting one hot object more than HOT" \
+  "$T/plain.pdmp" "object counts disagree" s8.count+=1 resum
 tagged=`first_bit "$T/plain.pdmp" 3`
 refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
   "$T/plain.pdmp" "but the word is not relocated" \
@@ -257,16 +261,23 @@ case "$_st $_out" in
   *) fail "status $_st: $_out" ;;
 esac
 
-begin "compressed: a frame of 0 stored bytes"
-cp "$T/lz4.pdmp" "$T/m.pdmp"
-printf '\000\000\000\000' | dd of="$T/m.pdmp" bs=1 \
-  seek=`section_at "$T/lz4.pdmp" 1 40` conv=notrunc 2> /dev/null
-_out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
-_st=$?
-case "$_st $_out" in
-  "86 "*"frame 0 has an invalid stored size of 0 bytes"*) pass ;;
-  *) fail "status $_st: $_out" ;;
-esac
+# frame_size NAME BYTES SIZE: HOT's first frame's stored size (its
+# frame table entry, 4 bytes: BYTES as printf octal escapes) is refused
+# as SIZE bytes.
+frame_size () {
+  begin "$1"
+  cp "$T/lz4.pdmp" "$T/m.pdmp"
+  printf "$2" | dd of="$T/m.pdmp" bs=1 \
+    seek=`section_at "$T/lz4.pdmp" 1 40` conv=notrunc 2> /dev/null
+  _out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+  _st=$?
+  case "$_st $_out" in
+    "86 "*"frame 0 has an invalid stored size of $3 bytes"*) pass ;;
+    *) fail "status $_st: $_out" ;;
+  esac
+}
+frame_size "compressed: a frame of 0 stored bytes" '\000\000\000\000' 0
+frame_size "compressed: a frame of 4 GiB stored bytes" '\377\377\377\377' 4294967295
 
 begin "a dump under a 8 KiB file-size limit: an I/O error (74), not the self-check's 86"
 _out=`ulimit -f 8; "$TOY" --temacs=pdump --output "$T/limited.pdmp" 2>&1`
