@@ -217,7 +217,7 @@ worker () {
     if [ "$MUTATION_DRY" = 1 ]; then dry_one "$num" "$id" "$mode" "$file"; continue; fi
     prepare "$mode" || return 2
     run_one "$num" "$id" "$mode" "$file"
-    tail -1 "$results" | awk -F '\t' -v w="$worker" -v at="$position" -v n="$count" \
+    tail -1 "$results" | awk -F '\t' -v w="$worker" -v at="$position" -v n="$listed" \
       '{ printf "mutation[%s]: %s/%s %s %s (%ss) %s\n", w, at, n, $2, $4, $5, $6 }' >&2
   done < "$list"
 }
