@@ -211,7 +211,7 @@ worker () {
   : > "$results"
   copy_tree "$src" || { say "mutation: cannot copy $SRCDIR"; return 2; }
   position=0
-  count=`wc -l < "$list" | tr -d ' '`
+  listed=`wc -l < "$list" | tr -d ' '`
   while IFS='	' read -r num id mode file; do
     position=`expr $position + 1`
     if [ "$MUTATION_DRY" = 1 ]; then dry_one "$num" "$id" "$mode" "$file"; continue; fi
