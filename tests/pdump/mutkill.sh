@@ -245,39 +245,37 @@ VERIFY=
 # ------------------------------------------------------------------
 # Other files.
 
-begin "a directory as the image: not found (80), not a read error"
-_out=`"$TOY" --dump-file="$T" 2>&1`
-_st=$?
-case "$_st $_out" in
-  "80 "*"not a regular file"*) pass ;;
-  *) fail "status $_st: $_out" ;;
-esac
-
-begin "an executable without an embedded image as the image: not found (80)"
-_out=`"$TOY" --dump-file="$BUILDDIR/tests/pdump/patch-image" 2>&1`
-_st=$?
-case "$_st $_out" in
-  "80 "*"no embedded image"*) pass ;;
-  *) fail "status $_st: $_out" ;;
-esac
-
-# frame_size NAME BYTES SIZE: HOT's first frame's stored size (its
-# frame table entry, 4 bytes: BYTES as printf octal escapes) is refused
-# as SIZE bytes.
-frame_size () {
+# outcome NAME STATUS WORDS COMMAND...: COMMAND exits STATUS and its
+# output holds WORDS.
+outcome () {
   begin "$1"
-  cp "$T/lz4.pdmp" "$T/m.pdmp"
-  printf "$2" | dd of="$T/m.pdmp" bs=1 \
-    seek=`section_at "$T/lz4.pdmp" 1 40` conv=notrunc 2> /dev/null
-  _out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+  _want=$2 _words=$3
+  shift 3
+  _out=`"$@" 2>&1`
   _st=$?
   case "$_st $_out" in
-    "86 "*"frame 0 has an invalid stored size of $3 bytes"*) pass ;;
-    *) fail "status $_st: $_out" ;;
+    "$_want "*"$_words"*) pass ;;
+    *) fail "status $_st (want $_want): $_out" ;;
   esac
 }
-frame_size "compressed: a frame of 0 stored bytes" '\000\000\000\000' 0
-frame_size "compressed: a frame of 4 GiB stored bytes" '\377\377\377\377' 4294967295
+outcome "a directory as the image: not found (80), not a read error" \
+  80 "not a regular file" "$TOY" --dump-file="$T"
+outcome "an executable without an embedded image as the image: not found (80)" \
+  80 "no embedded image" "$TOY" --dump-file="$BUILDDIR/tests/pdump/patch-image"
+
+# frame_size BYTES: the lz4 image with HOT's first frame table entry (4
+# bytes: BYTES as printf octal escapes) changed, in $T/m.pdmp.
+frame_size () {
+  cp "$T/lz4.pdmp" "$T/m.pdmp"
+  printf "$1" | dd of="$T/m.pdmp" bs=1 \
+    seek=`section_at "$T/lz4.pdmp" 1 40` conv=notrunc 2> /dev/null
+}
+frame_size '\000\000\000\000'
+outcome "compressed: a frame of 0 stored bytes" 86 \
+  "frame 0 has an invalid stored size of 0 bytes" "$TOY" --dump-file="$T/m.pdmp"
+frame_size '\377\377\377\377'
+outcome "compressed: a frame of 4 GiB stored bytes" 86 \
+  "frame 0 has an invalid stored size of 4294967295 bytes" "$TOY" --dump-file="$T/m.pdmp"
 
 begin "a dump under a 8 KiB file-size limit: an I/O error (74), not the self-check's 86"
 _out=`ulimit -f 8; "$TOY" --temacs=pdump --output "$T/limited.pdmp" 2>&1`
