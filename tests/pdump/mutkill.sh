@@ -223,8 +223,9 @@ refused "verify=structure: an image of 2 tag bits for a host of 3" "$T/plain.pdm
 refused "verify=structure: a damaged object index" "$T/plain.pdmp" \
   "checksum mismatch in section OBJECTS" \
   "s8@0/1=$((`u8 "$T/plain.pdmp" \`section_at "$T/plain.pdmp" 8 8\`` ^ 1))"
+# (and the header one object more, so that the cold count still agrees)
 refused "verify=structure: OBJECTS counting one hot object more than HOT" \
-  "$T/plain.pdmp" "object counts disagree" s8.count+=1 resum
+  "$T/plain.pdmp" "object counts disagree" s8.count+=1 h64+=1 resum
 tagged=`first_bit "$T/plain.pdmp" 3`
 refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
   "$T/plain.pdmp" "but the word is not relocated" \
