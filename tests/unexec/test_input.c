@@ -41,6 +41,9 @@
 
 static char work_dir[512];
 
+/* The header a patch changed, for the message that must name it.  */
+static size_t patched;
+
 /* A whole copy of this program in memory, patched, then written.  */
 struct image
 {
@@ -91,7 +94,10 @@ find_phdr (struct image *im, uint32_t type, uint32_t flag)
 {
   for (size_t i = 0; i < im->ehdr->e_phnum; i++)
     if (phdr (im, i)->p_type == type && (!flag || (phdr (im, i)->p_flags & flag)))
-      return phdr (im, i);
+      {
+        patched = i;
+        return phdr (im, i);
+      }
   return NULL;
 }
 
@@ -142,16 +148,24 @@ expect_refused (const char *input, const char *output, enum dumper_status want,
   assert_int_equal (access (out, F_OK), -1);
 }
 
-/* Patch a fresh copy with PATCH, write it, expect WANT_TEXT.  */
+/* Patch a fresh copy with PATCH, write it, expect WANT_TEXT: for a
+   patch that names the header it changed (program or section header
+   N), "WANT_TEXT N is corrupt", since libelf's own messages name
+   headers too.  */
 static void
 refused_copy (void (*patch) (struct image *), const char *want_text)
 {
   struct image im;
   load_self (&im);
+  patched = SIZE_MAX;
   patch (&im);
-  char path[600];
+  char path[600], want[256];
   write_image (&im, im.size, path, sizeof path);
-  expect_refused (path, "out", DUMPER_E_EXE, want_text);
+  if (patched != SIZE_MAX && strstr (want_text, "header") != NULL)
+    snprintf (want, sizeof want, "%s %zu is corrupt", want_text, patched);
+  else
+    snprintf (want, sizeof want, "%s", want_text);
+  expect_refused (path, "out", DUMPER_E_EXE, want);
   free (im.bytes);
   unlink (path);
 }
@@ -183,11 +197,13 @@ static void phdr_filesz_over_memsz (struct image *im)
 /* The name table's own header: a section that is not NOBITS.  */
 static void shdr_offset_past_end (struct image *im)
 {
-  shdr (im, im->ehdr->e_shstrndx)->sh_offset = im->size + 1;
+  patched = im->ehdr->e_shstrndx;
+  shdr (im, patched)->sh_offset = im->size + 1;
 }
 static void shdr_bytes_past_end (struct image *im)
 {
-  Elf64_Shdr *s = shdr (im, im->ehdr->e_shstrndx);
+  patched = im->ehdr->e_shstrndx;
+  Elf64_Shdr *s = shdr (im, patched);
   s->sh_size = im->size - s->sh_offset + 1;
 }
 static void phdrs_elsewhere (struct image *im)
