@@ -14,7 +14,7 @@ NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
 CHECK_PROGRAMS += tests/pdump/test_check
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
   tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh tests/pdump/cold.sh \
-  tests/pdump/compress.sh tests/pdump/mixmodes.sh
+  tests/pdump/compress.sh tests/pdump/mixmodes.sh tests/pdump/mutkill.sh
 
 tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
 tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
@@ -31,6 +31,14 @@ tests/pdump/toyhost-variant.o: tests/pdump/toyhost.c config.h $(GENERATED_HEADER
 tests/pdump/toyhost-variant: tests/pdump/toyhost-variant.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost-variant.o libdumper.a $(LIB_DEPLIBS) -lm
 	$(FINGERPRINT) -q $@
+
+# Headers that lie, for tests/pdump/mutkill.sh (the checks the mutation
+# harness found untested).
+check: tests/pdump/patch-image
+CLEANFILES += tests/pdump/patch-image
+tests/pdump/patch-image.o: config.h $(GENERATED_HEADERS)
+tests/pdump/patch-image: tests/pdump/patch-image.o $(PDUMP_FORMAT_OBJS) libdumper.a
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/patch-image.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CODEC_LIBS) $(LIB_DEPLIBS)
 
 tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)

@@ -14,16 +14,17 @@ LIB_SRCS_unexec += $(UNEXEC_SRCS) unexec/space.S
 # real unexec host: non-PIE, libdumper.a, stamped fingerprint.
 
 UNEXEC_TEST_OBJS = tests/unexec/test_arena.o tests/unexec/test_writer.o \
-	tests/unexec/arena-small.o tests/unexec/minihost.o
+	tests/unexec/test_input.o tests/unexec/arena-small.o tests/unexec/minihost.o
 UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o)) \
 	$(COMMON_OBJS)
 
-CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer
+CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer \
+	tests/unexec/test_input
 CHECK_SCRIPTS += tests/unexec/e2e.sh tests/unexec/nobits.sh
 CLEANFILES += tests/unexec/minihost tests/unexec/minihost-pie
 
 $(UNEXEC_TEST_OBJS) $(UNEXEC_SRCS:.c=.o): config.h $(GENERATED_HEADERS)
-tests/unexec/test_arena.o tests/unexec/test_writer.o: \
+tests/unexec/test_arena.o tests/unexec/test_writer.o tests/unexec/test_input.o: \
 	ALL_CPPFLAGS += $(CMOCKA_CFLAGS)
 
 # The allocator and its storage with a 4 MiB arena.
@@ -42,6 +43,13 @@ tests/unexec/test_arena: tests/unexec/test_arena.o $(ARENA_SMALL_OBJS)
 tests/unexec/test_writer: tests/unexec/test_writer.o \
 		$(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS)
 	$(CC) $(ALL_LDFLAGS) -no-pie -o $@ tests/unexec/test_writer.o \
+	  $(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS) $(ELF_LIBS) \
+	  $(XXHASH_LIBS) $(CMOCKA_LIBS)
+
+# The writer's refusals of damaged input executables (copies of itself).
+tests/unexec/test_input: tests/unexec/test_input.o \
+		$(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS)
+	$(CC) $(ALL_LDFLAGS) -no-pie -o $@ tests/unexec/test_input.o \
 	  $(ARENA_SMALL_OBJS) $(UNEXEC_WRITER_OBJS) $(ELF_LIBS) \
 	  $(XXHASH_LIBS) $(CMOCKA_LIBS)
 
