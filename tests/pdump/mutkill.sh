@@ -305,7 +305,10 @@ esac
 begin "base mode boot, XDG_RUNTIME_DIR a file of ours (0600): not used, says it is no directory"
 : > "$T/runfile"
 chmod 600 "$T/runfile"
-env XDG_RUNTIME_DIR="$T/runfile" DUMPER_PDUMP_BASE=boot "$DLISP" \
+# TMPDIR (the other place for the user's directory) refused too, so the
+# reason is the one for XDG_RUNTIME_DIR.
+mkdir "$T/shared" && chmod 777 "$T/shared"
+env XDG_RUNTIME_DIR="$T/runfile" TMPDIR="$T/shared" DUMPER_PDUMP_BASE=boot "$DLISP" \
   --dump-file="$T/dlisp.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err"
 _st=$?
 _why=`sed -n 's/^pdump-placement-reason: //p' "$T/out"`
