@@ -111,7 +111,8 @@ struct unexec_stats
   uint64_t segment_file_size; /* the data segment's file part, now */
   int64_t segment_added;      /* ... minus what it was in the input */
   uint64_t arena_used;        /* bytes of the arena saved */
-  uint64_t brk_heap_saved;    /* file bytes of the saved brk heap */
+  uint64_t upper_saved;       /* file bytes of the upper segment (unexec ():
+                                 the end of .bss, the brk heap) */
   uint64_t suspicious_words;  /* words reported by the pointer scan */
 };
 

@@ -36,9 +36,9 @@
    the dump filled only in part (normally the arena's `.lbss').  */
 #define UNEXEC_TAIL_NAME ".unexec.bss"
 
-/* The section that holds a saved brk heap (unexec ()), in a PT_LOAD of
-   its own.  */
-#define UNEXEC_HEAP_NAME ".unexec.heap"
+/* The section of the upper segment (unexec ()): the part of .bss after
+   a long run of zeros, and the brk heap, in a PT_LOAD of their own.  */
+#define UNEXEC_UPPER_NAME ".unexec.data"
 
 /* Where error details go: the caller's buffer.  */
 struct unexec_detail
@@ -102,14 +102,15 @@ struct unexec_out_section
 };
 
 /* A section the plan appends (section numbers of the input never
-   change): the tail of a split section, the saved brk heap.  */
+   change): the tail of a split section, the upper segment's.  */
 struct unexec_added
 {
   size_t index;
   const char *name;
 };
 
-/* No program header (unexec_plan.heap_phdr when no heap is saved).  */
+/* No program header (unexec_plan.upper_phdr without an upper
+   segment).  */
 #define UNEXEC_NO_PHDR ((size_t) -1)
 
 struct unexec_plan
@@ -125,10 +126,11 @@ struct unexec_plan
   size_t added_count;
   char *names;                /* extended name table when any was added */
   size_t names_size;
-  /* The saved brk heap: its program header (a spare one of the input
-     turned into a PT_LOAD), or UNEXEC_NO_PHDR; its section.  */
-  size_t heap_phdr;
-  size_t heap_section;
+  /* The upper segment (the end of .bss, the brk heap): its program
+     header (a spare one of the input turned into a PT_LOAD), or
+     UNEXEC_NO_PHDR; its section.  */
+  size_t upper_phdr;
+  size_t upper_section;
   GElf_Off shoff;             /* the output section header table */
   uint64_t file_size;         /* the output's size */
   /* Memory written from the process, sorted by address: the parts of

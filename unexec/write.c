@@ -21,17 +21,17 @@
 /* Cleared before each dump, so the saved copy of it is all zero.  */
 static struct unexec_stats last_stats;
 
-/* The saved brk heap is read from memory while the file is written.
-   The writer's own allocations come from the same heap; if freeing
-   them made malloc give memory back below what the plan saves, the
-   read would fault: fail instead.  */
+/* The upper segment (the end of .bss and the brk heap) is read from
+   memory while the file is written.  The writer's own allocations come
+   from the brk heap; if freeing them made malloc give memory back below
+   what the plan saves, the read would fault: fail instead.  */
 static enum dumper_status
 check_heap_still_there (const struct unexec_plan *plan,
                         const struct unexec_detail *detail)
 {
-  if (plan->heap_phdr == UNEXEC_NO_PHDR)
+  if (plan->upper_phdr == UNEXEC_NO_PHDR)
     return DUMPER_OK;
-  const GElf_Phdr *ph = &plan->phdrs[plan->heap_phdr];
+  const GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
   uintptr_t start, end;
   if (common_brk_range (&start, &end) && end >= ph->p_vaddr + ph->p_filesz)
     return DUMPER_OK;
@@ -53,8 +53,8 @@ record_stats (const struct unexec_input *in, const struct unexec_plan *plan,
     .segment_added = (int64_t) plan->phdrs[plan->segment].p_filesz
                      - (int64_t) seg->p_filesz,
     .arena_used = mem->arena.used,
-    .brk_heap_saved = plan->heap_phdr == UNEXEC_NO_PHDR
-                      ? 0 : plan->phdrs[plan->heap_phdr].p_filesz,
+    .upper_saved = plan->upper_phdr == UNEXEC_NO_PHDR
+                      ? 0 : plan->phdrs[plan->upper_phdr].p_filesz,
     .suspicious_words = suspicious,
   };
   last_stats = stats;

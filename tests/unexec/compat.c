@@ -3,7 +3,8 @@
    with Emacs's unexec () (include/dumper/unexec-compat.h).
 
    It has what Emacs has: initialised data, .bss (a large static buffer
-   used only in part, like Emacs's bss_sbrk_buffer), and a brk heap
+   used only in part and followed by more data, like Emacs's
+   bss_sbrk_buffer), and a brk heap
    filled both by sbrk and by malloc, with pointers from .data and .bss
    into the heap and from the heap into .data.  tests/unexec/compat.sh
    drives it:
@@ -45,8 +46,14 @@ int dumped = 0;
 const char *data_label = "compat-data";
 long data_numbers[4] = { 1, -2, 3, -4 };
 
-/* .bss */
-static char static_heap[BUFFER_SIZE];
+/* .bss: the buffer, then words that are not zero after build_state,
+   so that the buffer's unused part is not at the end of .bss.  */
+static struct
+{
+  char buffer[BUFFER_SIZE];
+  long after[4];
+} static_area;
+#define static_heap static_area.buffer
 static long bss_numbers[64];
 static char *sbrk_block;           /* the block from sbrk */
 static struct node *list;          /* malloc'd nodes */
@@ -77,6 +84,8 @@ build_state (void)
     static_heap[i] = (char) pattern (i);
   for (int i = 0; i < 64; i++)
     bss_numbers[i] = 1000 + i;
+  for (int i = 0; i < 4; i++)
+    static_area.after[i] = -1 - i;
   data_numbers[2] = 33;
   sbrk_block = sbrk (SBRK_SIZE);
   if (sbrk_block == (void *) -1)
@@ -113,6 +122,8 @@ check_state (void)
   for (int i = 0; i < 64; i++)
     ok &= bss_numbers[i] == 1000 + i;
   expect (ok, "the .bss numbers");
+  expect (static_area.after[0] == -1 && static_area.after[3] == -4,
+          "the words after the static buffer");
   expect (data_numbers[0] == 1 && data_numbers[1] == -2
           && data_numbers[2] == 33 && data_numbers[3] == -4,
           "the .data numbers");
