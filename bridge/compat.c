@@ -37,6 +37,7 @@ unexec (const char *new_name, const char *old_name)
   char detail[1024];
   struct unexec_memory mem;
   memset (&mem, 0, sizeof mem);
+  mem.compress_debug = true;
   if (!common_brk_range (&mem.brk_heap.start, &mem.brk_heap.end))
     {
       snprintf (detail, sizeof detail, "cannot find the brk heap in "

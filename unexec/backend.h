@@ -81,14 +81,17 @@ struct unexec_arena_view
   size_t capacity;
 };
 
-/* What the dump saves besides the data segment's sections.  Either an
-   arena (a libdumper host: the data segment is the one holding it) or
-   none (capacity 0: the data segment is the last writable PT_LOAD);
-   and a brk heap to save, or an empty range.  */
+/* What the dump saves besides the data segment's sections, and how.
+   Either an arena (a libdumper host: the data segment is the one
+   holding it) or none (capacity 0: the data segment is the last
+   writable PT_LOAD); and a brk heap to save, or an empty range.  */
 struct unexec_memory
 {
   struct unexec_arena_view arena;
   struct unexec_range brk_heap;
+  /* Write the .debug_* sections compressed (zlib, SHF_COMPRESSED) and
+     the sections after the data segment packed, not merely moved.  */
+  bool compress_debug;
 };
 
 /* Write REQ->output from the executable INPUT (the running program's

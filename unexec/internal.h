@@ -79,6 +79,10 @@ enum dumper_status unexec_input_open (struct unexec_input *in,
                                       const struct unexec_detail *detail);
 void unexec_input_close (struct unexec_input *in);
 
+/* Compress IN's debug sections in memory (zlib, SHF_COMPRESSED); see
+   input.c.  Returns how many were compressed.  */
+size_t unexec_input_compress_debug (struct unexec_input *in);
+
 /* The name of section INDEX ("" when unnamed or out of range).  */
 const char *unexec_section_name (const struct unexec_input *in, size_t index);
 

@@ -42,7 +42,9 @@
    and its file part at the run's start, so the run costs no file space.
    unexelf instead makes the data segment longer, which puts all of
    .bss in the file.  The dumped program's kernel starts its own brk
-   heap after the upper segment.  */
+   heap after the upper segment.  unexec () also writes the debug
+   sections compressed (input.c), so the sections after the data
+   segment are then packed one after the other, not moved by `shift'.  */
 
 #include <config.h>
 
@@ -79,6 +81,7 @@ struct planner
   size_t old_tail;               /* an existing tail section, or 0 */
   struct unexec_range heap;      /* the brk heap to save, or empty */
   struct unexec_range upper;     /* the upper segment's memory, or 0 */
+  bool pack;                     /* pack what follows the data segment */
 };
 
 static uint64_t
@@ -738,8 +741,65 @@ place_upper (struct unexec_plan *plan, uint64_t end)
   return offset + ph->p_filesz;
 }
 
-/* Everything after the data segment: move it, put a grown name table
-   at the end, and the section header table after all of it.  */
+/* A piece of file content [start, end), for sorting by offset.  */
+struct piece
+{
+  uint64_t start, end;
+  const char *what;
+  size_t index;
+};
+
+static int
+compare_piece (const void *a, const void *b)
+{
+  const struct piece *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Lay the sections after the data segment out one after the other, in
+   their order, each at its alignment: compressed debug sections
+   (mem->compress_debug) are shorter than the room they had.  Only when
+   nothing loadable follows the data segment in the file; false (and
+   nothing changed) otherwise, and the sections move by `shift'.  */
+static bool
+pack_after_segment (struct planner *p, GElf_Off old_end)
+{
+  const struct unexec_input *in = p->in;
+  struct unexec_plan *plan = p->plan;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    if (in->phdrs[i].p_offset >= old_end && in->phdrs[i].p_filesz > 0)
+      return false;
+  struct piece *order = calloc (in->section_count, sizeof *order);
+  if (order == NULL)
+    return false;
+  size_t count = 0;
+  for (size_t i = 1; i < in->section_count; i++)
+    if (after_segment_p (p, i, old_end))
+      order[count++] = (struct piece) {
+        in->shdrs[i].sh_offset,
+        in->shdrs[i].sh_offset + in->shdrs[i].sh_size, "section", i };
+  qsort (order, count, sizeof *order, compare_piece);
+  uint64_t cursor = p->seg->p_offset + (plan->cut - p->vstart);
+  for (size_t k = 0; k < count; k++)
+    {
+      GElf_Shdr *s = &plan->sections[order[k].index].shdr;
+      if (s->sh_type == SHT_NOBITS)
+        {
+          s->sh_offset = cursor;
+          continue;
+        }
+      s->sh_offset = align_up (cursor, s->sh_addralign);
+      cursor = s->sh_offset + s->sh_size;
+    }
+  free (order);
+  return true;
+}
+
+/* Everything after the data segment: move it (or pack it), put a grown
+   name table at the end, and the section header table after all of
+   it.  */
 static enum dumper_status
 plan_rest (struct planner *p)
 {
@@ -749,6 +809,7 @@ plan_rest (struct planner *p)
   choose_shift (p, old_end);
   plan_phdrs (p, old_end);
   plan_upper (p);
+  bool packed = p->pack && pack_after_segment (p, old_end);
   bool new_names = plan->added_count > 0;
   if (new_names)
     {
@@ -760,7 +821,7 @@ plan_rest (struct planner *p)
   for (size_t i = 1; i < plan->section_count; i++)
     {
       GElf_Shdr *s = &plan->sections[i].shdr;
-      if (i < in->section_count && after_segment_p (p, i, old_end))
+      if (!packed && i < in->section_count && after_segment_p (p, i, old_end))
         s->sh_offset += plan->shift;
       if (s->sh_type != SHT_NOBITS && !(new_names && i == in->names_index)
           && (plan->upper_phdr == UNEXEC_NO_PHDR || i != plan->upper_section)
@@ -852,7 +913,7 @@ unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
   plan->unused = (struct unexec_range) { arena->base + arena->used,
                                          arena->base + arena->capacity };
   struct planner p = { .in = in, .detail = detail, .plan = plan,
-                       .heap = mem->brk_heap };
+                       .heap = mem->brk_heap, .pack = mem->compress_debug };
   enum dumper_status status = find_segment (&p, arena);
   if (status == DUMPER_OK)
     status = check_running (&p);
@@ -907,22 +968,6 @@ unexec_plan_free (struct unexec_plan *plan)
 
 /* ------------------------------------------------------------------ */
 /* The layout check.  */
-
-struct piece
-{
-  uint64_t start, end;
-  const char *what;
-  size_t index;
-};
-
-static int
-compare_piece (const void *a, const void *b)
-{
-  const struct piece *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end < y->end ? -1 : x->end > y->end;
-}
 
 /* File contents must not overlap and must lie inside the file.  */
 static bool

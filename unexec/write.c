@@ -76,6 +76,8 @@ unexec_write_memory (const char *input, const struct unexec_request *req,
   enum dumper_status status = unexec_input_open (&in, input, &detail);
   if (status != DUMPER_OK)
     return status;
+  if (mem->compress_debug)
+    unexec_input_compress_debug (&in);
   struct unexec_plan plan;
   status = unexec_plan_make (&plan, &in, mem, &detail);
   if (status == DUMPER_OK)

@@ -23,8 +23,9 @@ extern "C" {
    whose .data and .bss hold this process's current contents, and
    whose brk heap, when the program has one, is saved as well: the new
    program starts in the state this one is in now.  Only the used part
-   of .bss and of the brk heap costs file size; trailing zeros stay
-   zero-fill.  The brk heap must start where .bss ends, which needs the
+   of .bss and of the brk heap costs file size: trailing zeros, and a
+   long run of zeros in .bss (an unused static heap), stay zero-fill;
+   debug sections are written compressed (zlib), which gdb reads.  The brk heap must start where .bss ends, which needs the
    dumping run to have address randomisation off (Emacs re-executes
    itself with personality (ADDR_NO_RANDOMIZE); `setarch -R' does the
    same for any program).

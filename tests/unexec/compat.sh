@@ -7,7 +7,8 @@
 # a brk heap from sbrk and malloc): a dump, 20 starts of the dumped
 # program under ASLR checking every saved value and using the heap
 # further, the file size (the unused part of the .bss buffer stays
-# zero-fill), the upper PT_LOAD (the end of .bss and the heap), readelf on the result, an explicit OLD_NAME, and
+# zero-fill), the upper PT_LOAD (the end of .bss and the heap), the
+# debug sections compressed and gdb reading them, readelf on the result, an explicit OLD_NAME, and
 # the refusals with their exit statuses and no file left behind: the
 # brk heap not after .bss (ASLR on while dumping), an output that cannot
 # be created, an OLD_NAME that is not the running program, a dumped
@@ -57,6 +58,25 @@ else
 fi
 
 readelf_is_clean "$T/dumped"
+
+# The debug sections are written compressed, and gdb still reads them
+# (types from .debug_info, the saved value from the file).
+begin debug_sections_compressed
+if ! readelf -SW "$T/dumped" | grep '\.debug_info' | grep -q ' C '; then
+  fail "no compressed .debug_info"
+elif ! command -v gdb > /dev/null 2>&1; then
+  skip "gdb not installed"
+else
+  gdb -batch -nx -ex 'ptype struct node' -ex 'print data_numbers[2]' \
+    "$T/dumped" > "$T/gdb.out" 2>&1
+  if grep -q 'const char \*label;' "$T/gdb.out" \
+     && grep -q '^\$1 = 33$' "$T/gdb.out"; then
+    pass
+  else
+    sed 's/^/    | /' "$T/gdb.out" | tail -5
+    fail "gdb did not read the compressed debug information"
+  fi
+fi
 
 begin explicit_old_name
 if "$C" dump "$T/dumped2" "$C" > /dev/null 2> "$T/err" \
