@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool
 common_maps_read (struct common_maps *maps)
@@ -101,4 +102,37 @@ bool
 common_region_anonymous (const struct common_region *region)
 {
   return region->anonymous;
+}
+
+/* Field 47 of /proc/PID/stat (proc(5)) is start_brk.  The command
+   name, field 2, may hold spaces and parentheses: the fields are
+   counted from after its last ')'.  The current break is sbrk (0).  */
+bool
+common_brk_range (uintptr_t *start, uintptr_t *end)
+{
+  FILE *f = fopen ("/proc/self/stat", "re");
+  if (f == NULL)
+    return false;
+  char text[2048];
+  size_t n = fread (text, 1, sizeof text - 1, f);
+  fclose (f);
+  text[n] = '\0';
+  const char *p = strrchr (text, ')');
+  for (int field = 3; p && field <= 47; field++)
+    {
+      p = strchr (p, ' ');
+      if (p)
+        p++;
+    }
+  unsigned long start_brk;
+  void *brk_now = sbrk (0);
+  if (p == NULL || sscanf (p, "%lu", &start_brk) != 1
+      || brk_now == (void *) -1)
+    {
+      errno = ENOENT;
+      return false;
+    }
+  *start = start_brk;
+  *end = (uintptr_t) brk_now;
+  return true;
 }

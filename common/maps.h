@@ -42,4 +42,9 @@ const struct common_region *common_maps_find (struct common_maps *maps,
 /* True for memory with no file behind it: anonymous or the brk heap.  */
 bool common_region_anonymous (const struct common_region *region);
 
+/* The brk heap: *START is where it began (start_brk, from
+   /proc/self/stat), *END the current program break (sbrk (0), which
+   moves nothing).  False on failure (errno set).  */
+bool common_brk_range (uintptr_t *start, uintptr_t *end);
+
 #endif

@@ -66,6 +66,42 @@ struct unexec_request
    write the saved data while it runs.  */
 enum dumper_status unexec_write (const struct unexec_request *req);
 
+/* A half-open address range [start, end).  */
+struct unexec_range
+{
+  uintptr_t start;
+  uintptr_t end;
+};
+
+/* The arena as the writer sees it.  */
+struct unexec_arena_view
+{
+  uintptr_t base;
+  size_t used;
+  size_t capacity;
+};
+
+/* What the dump saves besides the data segment's sections, and how.
+   Either an arena (a libdumper host: the data segment is the one
+   holding it) or none (capacity 0: the data segment is the last
+   writable PT_LOAD); and a brk heap to save, or an empty range.  */
+struct unexec_memory
+{
+  struct unexec_arena_view arena;
+  struct unexec_range brk_heap;
+  /* Write the .debug_* sections compressed (zlib, SHF_COMPRESSED) and
+     the sections after the data segment packed, not merely moved.  */
+  bool compress_debug;
+};
+
+/* Write REQ->output from the executable INPUT (the running program's
+   file) and the process memory MEM describes: the steps of a dump in
+   order, with the statistics.  The one writer behind unexec_write and
+   unexec ().  */
+enum dumper_status unexec_write_memory (const char *input,
+                                        const struct unexec_request *req,
+                                        const struct unexec_memory *mem);
+
 /* Figures of the last unexec_write of this process, for benchmarks.
    Zero until a dump succeeds (and in a dumped executable, since they
    are cleared before the data is saved).  */
@@ -78,6 +114,8 @@ struct unexec_stats
   uint64_t segment_file_size; /* the data segment's file part, now */
   int64_t segment_added;      /* ... minus what it was in the input */
   uint64_t arena_used;        /* bytes of the arena saved */
+  uint64_t upper_saved;       /* file bytes of the upper segment (unexec ():
+                                 the end of .bss, the brk heap) */
   uint64_t suspicious_words;  /* words reported by the pointer scan */
 };
 

@@ -6,7 +6,9 @@
    size and byte order, not position-independent, with program and
    section headers whose file ranges lie inside the file.  It reads
    headers only; section contents are fetched later by emit.c through
-   the same Elf handle.  It never looks at process memory.  */
+   the same Elf handle, after unexec_input_compress_debug has replaced
+   the debug sections' in that handle (never in the file) when asked.
+   It never looks at process memory.  */
 
 #include <config.h>
 
@@ -184,4 +186,29 @@ unexec_section_name (const struct unexec_input *in, size_t index)
   const char *name = elf_strptr (in->elf, in->names_index,
                                  in->shdrs[index].sh_name);
   return name ? name : "";
+}
+
+/* Compress every uncompressed .debug_* section of IN in memory
+   (SHF_COMPRESSED, zlib, as `ld --compress-debug-sections=zlib' does);
+   IN's headers then give the compressed sizes and elf_rawdata the
+   compressed bytes.  gdb, readelf and objdump read such sections.  A
+   section libelf cannot compress stays as it is: this only saves
+   space.  Returns how many were compressed.  */
+size_t
+unexec_input_compress_debug (struct unexec_input *in)
+{
+  size_t compressed = 0;
+  for (size_t i = 1; i < in->section_count; i++)
+    {
+      GElf_Shdr *s = &in->shdrs[i];
+      if (s->sh_type != SHT_PROGBITS || (s->sh_flags & (SHF_ALLOC | SHF_COMPRESSED))
+          || s->sh_size == 0
+          || strncmp (unexec_section_name (in, i), ".debug_", 7) != 0)
+        continue;
+      Elf_Scn *scn = elf_getscn (in->elf, i);
+      if (elf_compress (scn, ELFCOMPRESS_ZLIB, 0) == 1
+          && gelf_getshdr (scn, s) != NULL)
+        compressed++;
+    }
+  return compressed;
 }

@@ -12,7 +12,10 @@
                (shared libraries, stack, malloc heap), by symbol name
      emit.c    write the planned file with libelf under a temporary name,
                then make it executable and rename it
-     write.c   unexec_write: the steps above in order
+     write.c   the steps above in order, and the statistics
+     host.c    unexec_write: the dump of a libdumper host (the arena)
+   bridge/compat.c adds the other entry point, Emacs's unexec (), which
+   saves the brk heap instead of an arena; both go through write.c.
    None of them calls into the bridge, and none keeps state in static
    storage: the writer runs while the data segment is being copied, so
    its own variables live on the stack and in malloc'd memory.  */
@@ -33,12 +36,9 @@
    the dump filled only in part (normally the arena's `.lbss').  */
 #define UNEXEC_TAIL_NAME ".unexec.bss"
 
-/* A half-open address range [start, end).  */
-struct unexec_range
-{
-  uintptr_t start;
-  uintptr_t end;
-};
+/* The section of the upper segment (unexec ()): the part of .bss after
+   a long run of zeros, and the brk heap, in a PT_LOAD of their own.  */
+#define UNEXEC_UPPER_NAME ".unexec.data"
 
 /* Where error details go: the caller's buffer.  */
 struct unexec_detail
@@ -79,6 +79,10 @@ enum dumper_status unexec_input_open (struct unexec_input *in,
                                       const struct unexec_detail *detail);
 void unexec_input_close (struct unexec_input *in);
 
+/* Compress IN's debug sections in memory (zlib, SHF_COMPRESSED); see
+   input.c.  Returns how many were compressed.  */
+size_t unexec_input_compress_debug (struct unexec_input *in);
+
 /* The name of section INDEX ("" when unnamed or out of range).  */
 const char *unexec_section_name (const struct unexec_input *in, size_t index);
 
@@ -101,6 +105,18 @@ struct unexec_out_section
   enum unexec_source source;
 };
 
+/* A section the plan appends (section numbers of the input never
+   change): the tail of a split section, the upper segment's.  */
+struct unexec_added
+{
+  size_t index;
+  const char *name;
+};
+
+/* No program header (unexec_plan.upper_phdr without an upper
+   segment).  */
+#define UNEXEC_NO_PHDR ((size_t) -1)
+
 struct unexec_plan
 {
   size_t segment;             /* index of the data PT_LOAD in the phdrs */
@@ -110,8 +126,15 @@ struct unexec_plan
   size_t section_count;       /* output sections, a new tail included */
   struct unexec_out_section *sections;
   size_t tail;                /* the tail section's index, or 0 */
-  char *names;                /* extended name table when the tail is new */
+  struct unexec_added added[2];  /* sections appended, in order */
+  size_t added_count;
+  char *names;                /* extended name table when any was added */
   size_t names_size;
+  /* The upper segment (the end of .bss, the brk heap): its program
+     header (a spare one of the input turned into a PT_LOAD), or
+     UNEXEC_NO_PHDR; its section.  */
+  size_t upper_phdr;
+  size_t upper_section;
   GElf_Off shoff;             /* the output section header table */
   uint64_t file_size;         /* the output's size */
   /* Memory written from the process, sorted by address: the parts of
@@ -123,21 +146,14 @@ struct unexec_plan
   struct unexec_range unused;
 };
 
-/* The arena as the writer sees it.  */
-struct unexec_arena_view
-{
-  uintptr_t base;
-  size_t used;
-  size_t capacity;
-};
-
 /* Plan the output for IN with the process memory as it is now.  Fails
    with DUMPER_E_EXE when IN is not the running program, the arena is
-   not in its writable segment (libdumper linked as a shared library) or
+   not in its writable segment (libdumper linked as a shared library),
+   the brk heap does not start where the data segment ends (ASLR on) or
    the layout cannot be handled; DUMPER_E_NOMEM.  */
 enum dumper_status unexec_plan_make (struct unexec_plan *plan,
                                      const struct unexec_input *in,
-                                     const struct unexec_arena_view *arena,
+                                     const struct unexec_memory *mem,
                                      const struct unexec_detail *detail);
 void unexec_plan_free (struct unexec_plan *plan);
 
@@ -180,6 +196,9 @@ enum dumper_status unexec_emit (const struct unexec_input *in,
 
 /* ------------------------------------------------------------------ */
 /* write.c */
+
+/* ------------------------------------------------------------------ */
+/* host.c */
 
 /* unexec_write reading the executable from INPUT instead of
    /proc/self/exe; for tests of the input checks.  */

@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: MIT
 # unexec/local.mk: the legacy back end, part of libdumper in unexec builds.
 
-UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/input.c unexec/plan.c \
-	unexec/scan.c unexec/write.c
+# Emacs's unexec () is declared in a public header of its own, installed
+# only where it is defined.
+ifeq ($(WITH_UNEXEC),1)
+PUBLIC_HEADERS += include/dumper/unexec-compat.h
+endif
+
+UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/host.c unexec/input.c \
+	unexec/plan.c unexec/scan.c unexec/write.c
 LIB_SRCS_unexec += $(UNEXEC_SRCS) unexec/space.S
 
 # ------------------------------------------------------------------
@@ -14,14 +20,17 @@ LIB_SRCS_unexec += $(UNEXEC_SRCS) unexec/space.S
 # real unexec host: non-PIE, libdumper.a, stamped fingerprint.
 
 UNEXEC_TEST_OBJS = tests/unexec/test_arena.o tests/unexec/test_writer.o \
-	tests/unexec/test_input.o tests/unexec/arena-small.o tests/unexec/minihost.o
+	tests/unexec/test_input.o tests/unexec/arena-small.o tests/unexec/minihost.o \
+	tests/unexec/compat.o
 UNEXEC_WRITER_OBJS = $(filter-out unexec/arena.o,$(UNEXEC_SRCS:.c=.o)) \
 	$(COMMON_OBJS)
 
 CHECK_PROGRAMS += tests/unexec/test_arena tests/unexec/test_writer \
 	tests/unexec/test_input
-CHECK_SCRIPTS += tests/unexec/e2e.sh tests/unexec/nobits.sh
-CLEANFILES += tests/unexec/minihost tests/unexec/minihost-pie
+CHECK_SCRIPTS += tests/unexec/e2e.sh tests/unexec/nobits.sh \
+	tests/unexec/compat.sh
+CLEANFILES += tests/unexec/minihost tests/unexec/minihost-pie \
+	tests/unexec/compat
 
 $(UNEXEC_TEST_OBJS) $(UNEXEC_SRCS:.c=.o): config.h $(GENERATED_HEADERS)
 tests/unexec/test_arena.o tests/unexec/test_writer.o tests/unexec/test_input.o: \
@@ -55,7 +64,7 @@ tests/unexec/test_input: tests/unexec/test_input.o \
 
 # The test hosts exist only in unexec builds; `make check' builds them.
 ifeq ($(WITH_UNEXEC),1)
-check: tests/unexec/minihost tests/unexec/minihost-pie
+check: tests/unexec/minihost tests/unexec/minihost-pie tests/unexec/compat
 endif
 
 tests/unexec/minihost: tests/unexec/minihost.o libdumper.a $(FINGERPRINT)
@@ -68,3 +77,9 @@ tests/unexec/minihost-pie: tests/unexec/minihost.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) -pie -o $@ tests/unexec/minihost.o \
 	  libdumper.a $(LIB_DEPLIBS)
 	$(FINGERPRINT) -q $@
+
+# A program that is not a libdumper host, dumped with Emacs's unexec ():
+# linked as Emacs links it (non-PIE, libdumper.a), no fingerprint.
+tests/unexec/compat: tests/unexec/compat.o libdumper.a
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/unexec/compat.o \
+	  libdumper.a $(LIB_DEPLIBS)

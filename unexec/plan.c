@@ -28,14 +28,32 @@
    the rest (its name is appended to the section-name table, which moves
    to the end of the file).  Dumping a dumped executable again treats a
    section and the tail after it as one NOBITS section, so the tail is
-   reused and the file part can shrink as well as grow.  */
+   reused and the file part can shrink as well as grow.
+
+   Without an arena (unexec (), an existing program) there may be an
+   upper segment: a PT_LOAD of its own, written in a spare program
+   header (a PT_NOTE that repeats PT_GNU_PROPERTY, or PT_NULL), with its
+   bytes after everything else in the file, section UNEXEC_UPPER_NAME.
+   It holds the brk heap, which starts at the page after the data
+   segment when the dumping run has address randomisation off, and,
+   when .bss has a long run of zeros before more data (Emacs's static
+   heap, mostly unused, then malloc's variables), the part of .bss after
+   that run: the data segment's memory then ends at the run's last page
+   and its file part at the run's start, so the run costs no file space.
+   unexelf instead makes the data segment longer, which puts all of
+   .bss in the file.  The dumped program's kernel starts its own brk
+   heap after the upper segment.  unexec () also writes the debug
+   sections compressed (input.c), so the sections after the data
+   segment are then packed one after the other, not moved by `shift'.  */
 
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <link.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -61,6 +79,9 @@ struct planner
   struct logical *logicals;
   size_t logical_count;
   size_t old_tail;               /* an existing tail section, or 0 */
+  struct unexec_range heap;      /* the brk heap to save, or empty */
+  struct unexec_range upper;     /* the upper segment's memory, or 0 */
+  bool pack;                     /* pack what follows the data segment */
 };
 
 static uint64_t
@@ -110,26 +131,41 @@ captured_p (const struct planner *p, size_t index)
          && !overlaps (start, end, p->dynamic);
 }
 
-/* The data segment: the writable PT_LOAD holding the whole arena.  */
+static bool
+holds_arena_p (const GElf_Phdr *ph, const struct unexec_arena_view *arena)
+{
+  return arena->base >= ph->p_vaddr
+         && arena->base - ph->p_vaddr <= ph->p_memsz
+         && arena->capacity <= ph->p_memsz - (arena->base - ph->p_vaddr);
+}
+
+/* The data segment: the writable PT_LOAD holding the whole arena, or
+   without an arena the last writable PT_LOAD (.data and .bss).  */
 static enum dumper_status
 find_segment (struct planner *p, const struct unexec_arena_view *arena)
 {
   const struct unexec_input *in = p->in;
+  bool found = false;
   for (size_t i = 0; i < in->phdr_count; i++)
     {
       const GElf_Phdr *ph = &in->phdrs[i];
-      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W)
-          && arena->base >= ph->p_vaddr
-          && arena->base - ph->p_vaddr <= ph->p_memsz
-          && arena->capacity <= ph->p_memsz - (arena->base - ph->p_vaddr))
-        {
-          p->plan->segment = i;
-          p->seg = ph;
-          p->vstart = ph->p_vaddr;
-          p->vend = ph->p_vaddr + ph->p_memsz;
-          return DUMPER_OK;
-        }
+      if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W)
+          || (arena->capacity > 0 && !holds_arena_p (ph, arena))
+          || (found && ph->p_vaddr < p->vstart))
+        continue;
+      p->plan->segment = i;
+      p->seg = ph;
+      p->vstart = ph->p_vaddr;
+      p->vend = ph->p_vaddr + ph->p_memsz;
+      found = true;
+      if (arena->capacity > 0)
+        break;
     }
+  if (found)
+    return DUMPER_OK;
+  if (arena->capacity == 0)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s: no writable segment", in->path);
   return unexec_fail (p->detail, DUMPER_E_EXE,
                       "%s: the static heap arena (%#lx, %zu bytes) is not in "
                       "a writable segment of this file: libdumper must be "
@@ -164,6 +200,19 @@ check_running (const struct planner *p)
                         "program headers would be at %#lx, the running "
                         "program's are at %#lx)", in->path,
                         (unsigned long) expected, at_phdr);
+  /* Every non-PIE has them at the same address: compare them too.  */
+  const ElfW (Phdr) *running = (const ElfW (Phdr) *) at_phdr;
+  bool same = getauxval (AT_PHNUM) == in->phdr_count;
+  for (size_t i = 0; same && i < in->phdr_count; i++)
+    same = running[i].p_type == in->phdrs[i].p_type
+           && running[i].p_vaddr == in->phdrs[i].p_vaddr
+           && running[i].p_memsz == in->phdrs[i].p_memsz
+           && running[i].p_filesz == in->phdrs[i].p_filesz;
+  if (!same)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s is not the file of the running program (its "
+                        "program headers differ from the running "
+                        "program's)", in->path);
   return DUMPER_OK;
 }
 
@@ -351,6 +400,15 @@ set_source (struct unexec_out_section *out, const struct logical *l,
     out->source = UNEXEC_SRC_FILE;
 }
 
+/* Append a section named NAME; its header is the caller's to fill.  */
+static size_t
+append_section (struct unexec_plan *plan, const char *name)
+{
+  size_t index = plan->section_count++;
+  plan->added[plan->added_count++] = (struct unexec_added) { index, name };
+  return index;
+}
+
 /* Place the tail section TAIL at [START, END) of the data segment.  */
 static void
 place_tail (struct planner *p, size_t tail, const GElf_Shdr *owner,
@@ -398,10 +456,7 @@ plan_segment_sections (struct planner *p)
         {
           /* The split section: its rest goes to the tail.  */
           if (l->tail == 0)
-            {
-              plan->tail = p->in->section_count;
-              plan->section_count = p->in->section_count + 1;
-            }
+            plan->tail = append_section (plan, UNEXEC_TAIL_NAME);
           else
             plan->tail = l->tail;
           place_tail (p, plan->tail, in_shdr, own_end, l->end);
@@ -463,7 +518,8 @@ choose_shift (struct planner *p, GElf_Off old_end)
     p->plan->shift = -(int64_t) ((uint64_t) -delta / alignment * alignment);
 }
 
-/* Append the tail's name to a copy of the section-name table.  */
+/* Append the added sections' names to a copy of the section-name
+   table.  */
 static enum dumper_status
 extend_names (struct planner *p)
 {
@@ -474,21 +530,276 @@ extend_names (struct planner *p)
     return unexec_fail (p->detail, DUMPER_E_EXE,
                         "%s: cannot read the section name table: %s",
                         p->in->path, elf_errmsg (-1));
-  plan->names_size = names->d_size + sizeof UNEXEC_TAIL_NAME;
+  plan->names_size = names->d_size;
+  for (size_t k = 0; k < plan->added_count; k++)
+    plan->names_size += strlen (plan->added[k].name) + 1;
   plan->names = malloc (plan->names_size);
   if (plan->names == NULL)
     return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
   memcpy (plan->names, names->d_buf, names->d_size);
-  memcpy (plan->names + names->d_size, UNEXEC_TAIL_NAME, sizeof UNEXEC_TAIL_NAME);
-  plan->sections[plan->tail].shdr.sh_name = (GElf_Word) names->d_size;
+  size_t at = names->d_size;
+  for (size_t k = 0; k < plan->added_count; k++)
+    {
+      size_t size = strlen (plan->added[k].name) + 1;
+      memcpy (plan->names + at, plan->added[k].name, size);
+      plan->sections[plan->added[k].index].shdr.sh_name = (GElf_Word) at;
+      at += size;
+    }
   GElf_Shdr *s = &plan->sections[p->in->names_index].shdr;
   s->sh_size = plan->names_size;
   plan->sections[p->in->names_index].source = UNEXEC_SRC_NAMES;
   return DUMPER_OK;
 }
 
-/* Everything after the data segment: move it, put a grown name table
-   at the end, and the section header table after all of it.  */
+/* ------------------------------------------------------------------ */
+/* The upper segment: the end of .bss and the brk heap (no arena).  */
+
+/* A zero run in .bss shorter than this stays in the file.  */
+#define UNEXEC_MIN_HOLE ((uintptr_t) 256 * 1024)
+
+static uintptr_t
+page_size (void)
+{
+  long size = sysconf (_SC_PAGESIZE);
+  return size > 0 ? (uintptr_t) size : 4096;
+}
+
+/* A program header the upper PT_LOAD may take: after every PT_LOAD
+   (they must stay in address order), and either PT_NULL or a PT_NOTE
+   that describes exactly what PT_GNU_PROPERTY does (GNU ld writes both;
+   the loaders read PT_GNU_PROPERTY).  UNEXEC_NO_PHDR when none.  */
+static size_t
+spare_phdr (const struct unexec_input *in)
+{
+  size_t last_load = 0;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    if (in->phdrs[i].p_type == PT_LOAD)
+      last_load = i;
+  for (size_t i = last_load + 1; i < in->phdr_count; i++)
+    {
+      const GElf_Phdr *ph = &in->phdrs[i];
+      if (ph->p_type == PT_NULL)
+        return i;
+      for (size_t k = 0; ph->p_type == PT_NOTE && k < in->phdr_count; k++)
+        {
+          const GElf_Phdr *q = &in->phdrs[k];
+          if (q->p_type == PT_GNU_PROPERTY && q->p_offset == ph->p_offset
+              && q->p_vaddr == ph->p_vaddr && q->p_filesz == ph->p_filesz)
+            return i;
+        }
+    }
+  return UNEXEC_NO_PHDR;
+}
+
+/* Check that the brk heap can be saved: it must start at the page after
+   the data segment, and a program header must be free for it.  A file
+   unexec () wrote (it has an upper segment) is not dumped again.  */
+static enum dumper_status
+check_heap (struct planner *p)
+{
+  const struct unexec_input *in = p->in;
+  for (size_t i = 1; i < in->section_count; i++)
+    if (strcmp (unexec_section_name (in, i), UNEXEC_UPPER_NAME) == 0)
+      return unexec_fail (p->detail, DUMPER_E_EXE,
+                          "%s was itself written by unexec (); dumping it "
+                          "again is not supported", in->path);
+  if (p->heap.start >= p->heap.end)
+    return DUMPER_OK;
+  uintptr_t expected = align_up (p->vend, page_size ());
+  if (p->heap.start != expected)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s: the brk heap [%#lx, %#lx) does not start where "
+                        "the data segment ends (%#lx): address space layout "
+                        "randomisation is on; dump with it off (setarch -R, "
+                        "or personality (ADDR_NO_RANDOMIZE) and a re-exec, "
+                        "as Emacs does)", in->path,
+                        (unsigned long) p->heap.start,
+                        (unsigned long) p->heap.end, (unsigned long) expected);
+  if (spare_phdr (in) == UNEXEC_NO_PHDR)
+    return unexec_fail (p->detail, DUMPER_E_EXE,
+                        "%s: no spare program header for the saved brk heap "
+                        "(a PT_NULL, or a PT_NOTE repeating PT_GNU_PROPERTY, "
+                        "after the PT_LOADs)", in->path);
+  return DUMPER_OK;
+}
+
+/* The longest run of zero words in [LO, HI), word-aligned.  */
+static struct unexec_range
+longest_zero_run (uintptr_t lo, uintptr_t hi)
+{
+  const size_t word = sizeof (uintptr_t);
+  struct unexec_range best = { 0, 0 };
+  uintptr_t run = 0;
+  bool in_run = false;
+  lo = align_up (lo, word);
+  for (uintptr_t a = lo; a + word <= hi; a += word)
+    {
+      uintptr_t w;
+      memcpy (&w, (const void *) a, word);
+      if (w == 0 && !in_run)
+        {
+          run = a;
+          in_run = true;
+        }
+      else if (w != 0 && in_run)
+        {
+          if (a - run > best.end - best.start)
+            best = (struct unexec_range) { run, a };
+          in_run = false;
+        }
+    }
+  if (in_run && hi - run > best.end - best.start)
+    best = (struct unexec_range) { run, hi };
+  return best;
+}
+
+/* Decide the upper segment, after `cut' is chosen.  Without an arena,
+   the last section of the data segment (.bss) may hold a long run of
+   zeros before more data (Emacs's static heap, used in part, followed
+   by malloc's own variables): the data segment then ends its memory at
+   the page that run ends in, its file part at the run's start, and the
+   upper segment maps the rest of .bss from there, and the brk heap
+   after it.  Without such a run, the upper segment is the brk heap
+   alone, or nothing.  */
+static void
+choose_upper (struct planner *p, const struct unexec_arena_view *arena)
+{
+  struct unexec_plan *plan = p->plan;
+  bool heap = p->heap.start < p->heap.end;
+  size_t slot = spare_phdr (p->in);
+  if (arena->capacity > 0 || slot == UNEXEC_NO_PHDR || p->logical_count == 0)
+    return;
+  const struct logical *l = &p->logicals[p->logical_count - 1];
+  uintptr_t end = heap ? p->heap.end : p->vend;
+  if (l->captured && l->end == p->vend && l->tail == 0 && p->old_tail == 0
+      && p->in->shdrs[l->index].sh_type == SHT_NOBITS && plan->cut > l->start)
+    {
+      struct unexec_range run = longest_zero_run (l->start, l->end);
+      uintptr_t hole = align_up (run.start, 16);
+      uintptr_t upper = run.end & ~(page_size () - 1);
+      if (run.start > l->start && upper > hole
+          && upper - hole >= UNEXEC_MIN_HOLE && hole < plan->cut)
+        {
+          plan->cut = hole;
+          p->upper = (struct unexec_range) { upper, end };
+        }
+    }
+  if (p->upper.start == 0 && heap)
+    p->upper = p->heap;
+  if (p->upper.start != 0)
+    plan->upper_phdr = slot;
+}
+
+/* The upper segment's program header and section, all but the file
+   offset; the data segment's memory ends where it starts.  Its file
+   part ends after its last non-zero byte.  */
+static void
+plan_upper (struct planner *p)
+{
+  struct unexec_plan *plan = p->plan;
+  if (plan->upper_phdr == UNEXEC_NO_PHDR)
+    return;
+  uintptr_t start = p->upper.start, end = p->upper.end;
+  uintptr_t filled = last_nonzero_end (start, end);
+  if (filled == 0)
+    filled = start;
+  GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
+  *ph = (GElf_Phdr) {
+    .p_type = PT_LOAD, .p_flags = PF_R | PF_W,
+    .p_vaddr = start, .p_paddr = start,
+    .p_filesz = filled - start, .p_memsz = end - start,
+    .p_align = page_size (),
+  };
+  if (start < p->vend)
+    {
+      plan->phdrs[plan->segment].p_memsz = start - p->vstart;
+      if (plan->tail)
+        plan->sections[plan->tail].shdr.sh_size
+          = start - plan->sections[plan->tail].shdr.sh_addr;
+    }
+  plan->upper_section = append_section (plan, UNEXEC_UPPER_NAME);
+  struct unexec_out_section *s = &plan->sections[plan->upper_section];
+  s->shdr = (GElf_Shdr) {
+    .sh_type = filled > start ? SHT_PROGBITS : SHT_NOBITS,
+    .sh_flags = SHF_ALLOC | SHF_WRITE,
+    .sh_addr = start,
+    .sh_size = filled > start ? filled - start : end - start,
+    .sh_addralign = 16,
+  };
+  s->source = filled > start ? UNEXEC_SRC_MEMORY : UNEXEC_SRC_NONE;
+}
+
+/* Put the upper segment's bytes at the first offset from END that
+   agrees with its address modulo the page size; returns the new end.  */
+static uint64_t
+place_upper (struct unexec_plan *plan, uint64_t end)
+{
+  GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
+  uint64_t offset = align_up (end, ph->p_align) + ph->p_vaddr % ph->p_align;
+  ph->p_offset = offset;
+  plan->sections[plan->upper_section].shdr.sh_offset = offset;
+  return offset + ph->p_filesz;
+}
+
+/* A piece of file content [start, end), for sorting by offset.  */
+struct piece
+{
+  uint64_t start, end;
+  const char *what;
+  size_t index;
+};
+
+static int
+compare_piece (const void *a, const void *b)
+{
+  const struct piece *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Lay the sections after the data segment out one after the other, in
+   their order, each at its alignment: compressed debug sections
+   (mem->compress_debug) are shorter than the room they had.  Only when
+   nothing loadable follows the data segment in the file; false (and
+   nothing changed) otherwise, and the sections move by `shift'.  */
+static bool
+pack_after_segment (struct planner *p, GElf_Off old_end)
+{
+  const struct unexec_input *in = p->in;
+  struct unexec_plan *plan = p->plan;
+  for (size_t i = 0; i < in->phdr_count; i++)
+    if (in->phdrs[i].p_offset >= old_end && in->phdrs[i].p_filesz > 0)
+      return false;
+  struct piece *order = calloc (in->section_count, sizeof *order);
+  if (order == NULL)
+    return false;
+  size_t count = 0;
+  for (size_t i = 1; i < in->section_count; i++)
+    if (after_segment_p (p, i, old_end))
+      order[count++] = (struct piece) {
+        in->shdrs[i].sh_offset,
+        in->shdrs[i].sh_offset + in->shdrs[i].sh_size, "section", i };
+  qsort (order, count, sizeof *order, compare_piece);
+  uint64_t cursor = p->seg->p_offset + (plan->cut - p->vstart);
+  for (size_t k = 0; k < count; k++)
+    {
+      GElf_Shdr *s = &plan->sections[order[k].index].shdr;
+      if (s->sh_type == SHT_NOBITS)
+        {
+          s->sh_offset = cursor;
+          continue;
+        }
+      s->sh_offset = align_up (cursor, s->sh_addralign);
+      cursor = s->sh_offset + s->sh_size;
+    }
+  free (order);
+  return true;
+}
+
+/* Everything after the data segment: move it (or pack it), put a grown
+   name table at the end, and the section header table after all of
+   it.  */
 static enum dumper_status
 plan_rest (struct planner *p)
 {
@@ -497,8 +808,10 @@ plan_rest (struct planner *p)
   GElf_Off old_end = p->seg->p_offset + p->seg->p_filesz;
   choose_shift (p, old_end);
   plan_phdrs (p, old_end);
-  bool new_tail = plan->tail == in->section_count;
-  if (new_tail)
+  plan_upper (p);
+  bool packed = p->pack && pack_after_segment (p, old_end);
+  bool new_names = plan->added_count > 0;
+  if (new_names)
     {
       enum dumper_status status = extend_names (p);
       if (status != DUMPER_OK)
@@ -508,20 +821,24 @@ plan_rest (struct planner *p)
   for (size_t i = 1; i < plan->section_count; i++)
     {
       GElf_Shdr *s = &plan->sections[i].shdr;
-      if (i < in->section_count && after_segment_p (p, i, old_end))
+      if (!packed && i < in->section_count && after_segment_p (p, i, old_end))
         s->sh_offset += plan->shift;
-      if (s->sh_type != SHT_NOBITS && !(new_tail && i == in->names_index)
+      if (s->sh_type != SHT_NOBITS && !(new_names && i == in->names_index)
+          && (plan->upper_phdr == UNEXEC_NO_PHDR || i != plan->upper_section)
           && s->sh_offset + s->sh_size > end)
         end = s->sh_offset + s->sh_size;
     }
   for (size_t i = 0; i < in->phdr_count; i++)
-    if (plan->phdrs[i].p_offset + plan->phdrs[i].p_filesz > end)
+    if (i != plan->upper_phdr
+        && plan->phdrs[i].p_offset + plan->phdrs[i].p_filesz > end)
       end = plan->phdrs[i].p_offset + plan->phdrs[i].p_filesz;
-  if (new_tail)
+  if (new_names)
     {
       plan->sections[in->names_index].shdr.sh_offset = end;
       end += plan->names_size;
     }
+  if (plan->upper_phdr != UNEXEC_NO_PHDR)
+    end = place_upper (plan, end);
   plan->shoff = align_up (end, 8);
   plan->file_size = plan->shoff + (uint64_t) plan->section_count * in->ehdr.e_shentsize;
   return DUMPER_OK;
@@ -532,7 +849,7 @@ static enum dumper_status
 collect_captured (struct planner *p)
 {
   struct unexec_plan *plan = p->plan;
-  plan->captured = calloc (2 * p->logical_count + 1, sizeof *plan->captured);
+  plan->captured = calloc (2 * p->logical_count + 2, sizeof *plan->captured);
   if (plan->captured == NULL)
     return unexec_fail (p->detail, DUMPER_E_NOMEM, "no memory to plan the dump");
   for (size_t k = 0; k < p->logical_count; k++)
@@ -549,6 +866,13 @@ collect_captured (struct planner *p)
       if (end > u.end)
         plan->captured[plan->captured_count++]
           = (struct unexec_range) { start > u.end ? start : u.end, end };
+    }
+  if (plan->upper_phdr != UNEXEC_NO_PHDR)
+    {
+      const GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
+      if (ph->p_filesz > 0)
+        plan->captured[plan->captured_count++]
+          = (struct unexec_range) { ph->p_vaddr, ph->p_vaddr + ph->p_filesz };
     }
   return DUMPER_OK;
 }
@@ -580,16 +904,21 @@ check_plan (struct planner *p)
 
 enum dumper_status
 unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
-                  const struct unexec_arena_view *arena,
+                  const struct unexec_memory *mem,
                   const struct unexec_detail *detail)
 {
+  const struct unexec_arena_view *arena = &mem->arena;
   memset (plan, 0, sizeof *plan);
+  plan->upper_phdr = UNEXEC_NO_PHDR;
   plan->unused = (struct unexec_range) { arena->base + arena->used,
                                          arena->base + arena->capacity };
-  struct planner p = { .in = in, .detail = detail, .plan = plan };
+  struct planner p = { .in = in, .detail = detail, .plan = plan,
+                       .heap = mem->brk_heap, .pack = mem->compress_debug };
   enum dumper_status status = find_segment (&p, arena);
   if (status == DUMPER_OK)
     status = check_running (&p);
+  if (status == DUMPER_OK)
+    status = check_heap (&p);
   if (status == DUMPER_OK)
     {
       find_special_ranges (&p);
@@ -598,7 +927,7 @@ unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
   if (status == DUMPER_OK)
     {
       plan->phdrs = calloc (in->phdr_count, sizeof *plan->phdrs);
-      plan->sections = calloc (in->section_count + 1, sizeof *plan->sections);
+      plan->sections = calloc (in->section_count + 2, sizeof *plan->sections);
       if (plan->phdrs == NULL || plan->sections == NULL)
         status = unexec_fail (detail, DUMPER_E_NOMEM,
                               "no memory to plan the dump");
@@ -613,6 +942,7 @@ unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
                                      ? UNEXEC_SRC_NONE : UNEXEC_SRC_FILE;
         }
       choose_cut (&p);
+      choose_upper (&p, arena);
       plan_segment_sections (&p);
       status = plan_rest (&p);
     }
@@ -638,22 +968,6 @@ unexec_plan_free (struct unexec_plan *plan)
 
 /* ------------------------------------------------------------------ */
 /* The layout check.  */
-
-struct piece
-{
-  uint64_t start, end;
-  const char *what;
-  size_t index;
-};
-
-static int
-compare_piece (const void *a, const void *b)
-{
-  const struct piece *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end < y->end ? -1 : x->end > y->end;
-}
 
 /* File contents must not overlap and must lie inside the file.  */
 static bool

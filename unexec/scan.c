@@ -57,17 +57,18 @@ say (struct scanner *s, const char *fmt, ...)
   s->warn (message, s->warn_data);
 }
 
-/* The address range of the executable's PT_LOAD segments, in pages.  */
+/* The address range of the dumped executable's PT_LOAD segments, in
+   pages: a saved brk heap is one of them.  */
 static struct unexec_range
-exe_range (const struct unexec_input *in)
+exe_range (const GElf_Phdr *phdrs, size_t phdr_count)
 {
   const uintptr_t page = 4096;
   struct unexec_range r = { UINTPTR_MAX, 0 };
-  for (size_t i = 0; i < in->phdr_count; i++)
-    if (in->phdrs[i].p_type == PT_LOAD)
+  for (size_t i = 0; i < phdr_count; i++)
+    if (phdrs[i].p_type == PT_LOAD)
       {
-        uintptr_t start = in->phdrs[i].p_vaddr & ~(page - 1);
-        uintptr_t end = (in->phdrs[i].p_vaddr + in->phdrs[i].p_memsz + page - 1)
+        uintptr_t start = phdrs[i].p_vaddr & ~(page - 1);
+        uintptr_t end = (phdrs[i].p_vaddr + phdrs[i].p_memsz + page - 1)
                         & ~(page - 1);
         if (start < r.start)
           r.start = start;
@@ -335,7 +336,7 @@ unexec_scan_pointers (const struct unexec_input *in,
                       void (*warn) (const char *, void *), void *warn_data)
 {
   struct scanner s = { .in = in, .warn = warn, .warn_data = warn_data };
-  s.exe = exe_range (in);
+  s.exe = exe_range (plan->phdrs, in->phdr_count);
   if (!read_maps (&s) || !read_copies (&s))
     say (&s, "cannot check the saved data for pointers outside the "
          "executable (reading /proc/self/maps or the relocations failed)");

@@ -10,12 +10,9 @@
 # Only unexec builds can run it; other builds report it SKIPPED.
 
 . "$SRCDIR/tests/e2e/lib.sh"
+. "$SRCDIR/tests/unexec/lib.sh"
 
-if [ "$BACKEND" != unexec ]; then
-  begin unexec_e2e
-  skip "needs a --with-dumper=unexec build (this one is $BACKEND)"
-  finish
-fi
+only_in_unexec_builds unexec_e2e
 
 MH=$BUILDDIR/tests/unexec/minihost
 MH_PIE=$BUILDDIR/tests/unexec/minihost-pie
@@ -25,33 +22,6 @@ SCALE=3000
 # one field of it.
 state () { "$@" 2>"$T/stderr" | sed -n 's/^origin=/origin=/p'; }
 field () { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-
-# No temporary or partial file of a dump in $T.
-no_leftovers () {
-  _left=`ls -a "$T" | grep -e '\.unexec-' -e "^$1\$"`
-  [ -z "$_left" ] || { echo "left behind: $_left"; return 1; }
-}
-
-# expect_error NAME STATUS TEXT COMMAND...: COMMAND exits with STATUS,
-# its stderr names TEXT, and leaves no file ($T/target, or a temporary).
-expect_error () {
-  _name=$1 _want=$2 _text=$3 _target=${TARGET_NAME:-target}
-  shift 3
-  begin "$_name"
-  "$@" > "$T/out" 2> "$T/err"
-  _st=$?
-  if [ "$_st" -ne "$_want" ]; then
-    sed 's/^/    | /' "$T/err"
-    fail "exit status $_st, want $_want: $*"
-  elif ! grep -q -e "$_text" "$T/err"; then
-    sed 's/^/    | /' "$T/err"
-    fail "the message does not mention '$_text'"
-  elif ! no_leftovers "$_target"; then
-    fail "a file was left behind"
-  else
-    pass
-  fi
-}
 
 COLD=`state "$MH" --scale $SCALE`
 COLD_SUM=`field "$COLD" checksum`
@@ -110,14 +80,7 @@ else
   fail "input $in_size, output $out_size, arena used $used, segment memsz $memsz"
 fi
 
-begin readelf_is_clean
-if readelf -a -W "$T/mh1" > /dev/null 2> "$T/readelf.err" \
-   && [ ! -s "$T/readelf.err" ]; then
-  pass
-else
-  sed 's/^/    | /' "$T/readelf.err" | head -10
-  fail "readelf -a reported problems"
-fi
+readelf_is_clean "$T/mh1"
 
 check nm_lists_the_host_symbols sh -c \
   "nm '$T/mh1' | grep -q ' list_head\$' && nm '$T/mh1' | grep -q ' main\$'"
