@@ -15,6 +15,7 @@ CHECK_PROGRAMS += tests/pdump/test_check
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
   tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh tests/pdump/cold.sh \
   tests/pdump/compress.sh tests/pdump/mixmodes.sh tests/pdump/mutkill.sh
+CHECK_SCRIPTS += tests/pdump/mutkill-verify.sh
 
 tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
 tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)

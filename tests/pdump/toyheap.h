@@ -136,7 +136,14 @@ enum bad_mode
   BAD_BY_HEADER,
   /* As BAD_BY_HEADER, but the vec is reached only through a, and holds
      a pointer to malloc memory: the check must follow a into it.  */
-  BAD_BY_HEADER_MALLOC
+  BAD_BY_HEADER_MALLOC,
+  /* Not bad: every field set (p a box, bytes a block of its own, fn
+     toy_callback) and reported as in BAD_CALLBACK: the image that
+     tests/pdump/mutkill-verify.sh edits one field of.  */
+  BAD_FIELDS,
+  /* Loading only: the trace reports the word before the object first
+     (then as BAD_CALLBACK).  */
+  BAD_FIELD_BEFORE
 };
 static enum bad_mode bad_mode;
 
@@ -174,8 +181,12 @@ bad_trace (const void *o, struct dumper_tracer *t)
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
       return;
+    case BAD_FIELD_BEFORE:
+      dumper_trace_word (t, (const uintptr_t *) o - 1);
+      /* FALLTHROUGH */
     case BAD_CALLBACK:
     case BAD_CODE_UNDECLARED:
+    case BAD_FIELDS:
       dumper_trace_word (t, &b->a);
       dumper_trace_word (t, &b->b);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);

@@ -48,7 +48,7 @@ static const char *const bad_names[] = {
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
-  "by-header", "by-header-malloc"
+  "by-header", "by-header-malloc", "fields", "field-before"
 };
 
 static const struct builtin builtins[] = {
@@ -386,6 +386,14 @@ init_bad (void)
       b->fn = after_load_hook;
       break;
     case BAD_CALLBACK:
+    case BAD_FIELD_BEFORE:
+      b->fn = toy_callback;
+      break;
+    case BAD_FIELDS:
+      b->p = make_box ("fields", NULL, NULL);
+      b->bytes = alloc (6);
+      memcpy (b->bytes, "field", 6);
+      b->bytes_length = 6;
       b->fn = toy_callback;
       break;
     case BAD_CODE_UNDECLARED:

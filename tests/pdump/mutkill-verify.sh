@@ -1,0 +1,228 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/pdump/mutkill-verify.sh: the checks of structural verification
+# (pdump/verify.c, DUMPER_PDUMP_VERIFY=structure) whose mutants survived
+# the mutation harness (tests/mutation): other tests get these images
+# refused, but by another check.  Each case is an image that only the
+# check under test refuses, loaded by toyhost, and asserts status 86 and
+# that check's message:
+#
+#   - the object index (OBJECTS) of toyhost's image, one entry edited
+#     (tests/pdump/patch-image, every checksum recomputed): the first
+#     object, traced, given an untraced type; the last HOT object one
+#     byte longer (it leaves HOT) or shorter (HOT's objects end before
+#     HOT does); the last COLD object one byte shorter;
+#   - the image of `toyhost --bad fields', whose object `bad' has every
+#     kind of field set, one field or relocation edited: its raw pointer
+#     p taken out of RELOC_IMAGE; its byte block pointer set to p (a
+#     box, not a byte block); its byte length made 1000000; its word a
+#     listed in RELOC_CODE in place of its code pointer fn; fn listed in
+#     RELOC_IMAGE (RELOC_CODE emptied); the length word, which no trace
+#     reports, listed in RELOC_IMAGE;
+#   - the same image, unedited, loaded by a toyhost whose trace of `bad'
+#     misbehaves: it reports the word before the object (--bad
+#     field-before), or a twice (--bad twice-word).
+
+. "$SRCDIR/tests/e2e/lib.sh"
+
+if [ "$BACKEND" != pdumper ]; then
+  begin "structural verification, one check at a time"
+  skip "this build is --with-dumper=$BACKEND"
+  finish
+fi
+
+TOY=$BUILDDIR/tests/pdump/toyhost
+PATCH=$BUILDDIR/tests/pdump/patch-image
+
+"$TOY" --temacs=pdump --output "$T/plain.pdmp" > /dev/null || exit 1
+"$TOY" --bad fields --temacs=pdump --output "$T/fields.pdmp" > /dev/null || exit 1
+
+u64 () {
+  od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+u32 () {
+  od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '
+}
+u8 () {
+  od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' '
+}
+# section_at FILE KIND FIELD-OFFSET: a u64 field of section KIND's entry
+# (8: offset, 16: size, 24: count).
+section_at () {
+  u64 "$1" `expr 136 + \( $2 - 1 \) \* 64 + $3`
+}
+
+# refused NAME IMAGE BAD WORDS EDIT...: IMAGE with the EDITs
+# (patch-image's syntax) is refused by `toyhost --bad BAD' (none: no
+# --bad) with verify=structure, status 86, the message matching WORDS
+# (a shell pattern: `*' stands for any text, as addresses).
+refused () {
+  _name=$1 _image=$2 _bad=$3 _words=$4
+  shift 4
+  begin "$_name"
+  if ! "$PATCH" "$_image" "$T/m.pdmp" "$@"; then
+    fail "patch-image $*"
+    return
+  fi
+  if [ "$_bad" = none ]; then set --; else set -- --bad "$_bad"; fi
+  _out=`DUMPER_PDUMP_VERIFY=structure "$TOY" "$@" --dump-file="$T/m.pdmp" 2>&1`
+  _st=$?
+  if [ "$_st" -ne 86 ]; then
+    fail "status $_st, want 86: $_out"
+    return
+  fi
+  case $_out in
+    *$_words*) pass ;;
+    *) fail "message lacks '$_words': $_out" ;;
+  esac
+}
+
+# ------------------------------------------------------------------
+# The object index: entries of (type, size), each an unsigned LEB128
+# number, the objects laid out one after the other from HOT's start,
+# and again from COLD's, each at the next multiple of 8 bytes.
+# index FILE: one line an entry, "TYPE-OFFSET TYPE SIZE-OFFSET SIZE
+# SIZE-BYTES AT": offsets in OBJECTS, AT the object's in its section.
+index () {
+  od -An -v -t u1 -j `section_at "$1" 8 8` -N `section_at "$1" 8 16` "$1" |
+    tr -s ' ' '\n' | grep . | awk -v hot=`section_at "$1" 8 24` '
+  { b[n++] = $1 }
+  END {
+    i = 0; at = 0
+    while (i < n) {
+      if (e++ == hot) at = 0
+      to = i; t = 0; m = 1
+      do { t += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
+      so = i; s = 0; m = 1
+      do { s += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
+      at = int((at + 7) / 8) * 8
+      print to, t, so, s, i - so, at
+      at += s
+    } }'
+}
+index "$T/plain.pdmp" > "$T/index"
+index_entry () {
+  sed -n "`expr $1 + 1`p" "$T/index"
+}
+hot_count=`section_at "$T/plain.pdmp" 8 24`
+object_count=`u64 "$T/plain.pdmp" 64`
+
+# The first object is traced (a vec); float (type 4) has no trace.
+set -- `index_entry 0`
+refused "verify=structure: a traced object (the first) indexed as a float, in HOT" \
+  "$T/plain.pdmp" none \
+  "object index: object 0 (\`float') is in HOT, but its type has no pointers" \
+  "s8@$1/1=4" resum
+
+# One byte more or less on the last HOT object, one less on the last
+# COLD object (sizes of one LEB128 byte, 2 to 126: the index keeps its
+# length).
+last_hot=`expr $hot_count - 1`
+set -- `index_entry $last_hot`
+if [ "$5" -eq 1 ] && [ "$4" -ge 2 ] && [ "$4" -le 126 ]; then
+  refused "verify=structure: the last HOT object one byte longer than HOT holds" \
+    "$T/plain.pdmp" none \
+    "object index: object $last_hot (\`*', `expr $4 + 1` bytes at offset 0x*) does not fit in HOT" \
+    "s8@$3/1=`expr $4 + 1`" resum
+  refused "verify=structure: the last HOT object one byte shorter: HOT's objects end before HOT" \
+    "$T/plain.pdmp" none \
+    "object index: HOT objects end at offset" "s8@$3/1=`expr $4 - 1`" resum
+else
+  begin "the last HOT object one byte longer or shorter"
+  fail "its index entry is not a one-byte size: $*"
+fi
+last=`expr $object_count - 1`
+set -- `index_entry $last`
+if [ "$5" -eq 1 ] && [ "$4" -ge 2 ] && [ "$4" -le 126 ]; then
+  refused "verify=structure: the last COLD object one byte shorter: COLD's objects end before COLD" \
+    "$T/plain.pdmp" none \
+    "object index: COLD objects end at offset" "s8@$3/1=`expr $4 - 1`" resum
+else
+  begin "the last COLD object one byte shorter"
+  fail "its index entry is not a one-byte size: $*"
+fi
+
+# ------------------------------------------------------------------
+# The fields of `bad' (toyheap.h): header, a, b, p, bytes, bytes_length,
+# fn, a word each in a 64-bit build.  fn is the image's one code
+# pointer: RELOC_CODE's only entry names its HOT word.  A table's words
+# index and index_size (the 4th and 5th) are reported by no trace and
+# read by none.
+
+if [ "$WORD_SIZE" -ne 8 ]; then
+  begin "the fields of toyhost's object bad"
+  skip "the field offsets are those of a 64-bit build"
+  finish
+fi
+hot=`section_at "$T/fields.pdmp" 1 8`
+reloc_image=`section_at "$T/fields.pdmp" 3 8`
+fn=`u32 "$T/fields.pdmp" \`section_at "$T/fields.pdmp" 9 8\``
+a=`expr $fn - 5`
+p=`expr $fn - 3`
+bytes=`expr $fn - 2`
+length=`expr $fn - 1`
+table=`index "$T/fields.pdmp" | awk '$2 == 2 { print $6 / 8; exit }'`
+table_index=`expr $table + 3`
+table_size=`expr $table + 4`
+# value WORD: the HOT word's value; at WORD: its patch-image address.
+value () {
+  u64 "$T/fields.pdmp" `expr $hot + $1 \* 8`
+}
+at () {
+  echo "s1@`expr $1 \* 8`/8"
+}
+# reloc_bit WORD on|off: the edits that put WORD in RELOC_IMAGE or take
+# it out.
+reloc_bit () {
+  _byte=`expr $1 / 8`
+  _old=`u8 "$T/fields.pdmp" \`expr $reloc_image + $_byte\``
+  if [ $2 = on ]; then
+    echo "s3@$_byte/1=$((_old | (1 << ($1 % 8))))" "s3.count+=1"
+  else
+    echo "s3@$_byte/1=$((_old & ~(1 << ($1 % 8))))" "s3.count-=1"
+  fi
+}
+
+begin "the image of --bad fields loads with verify=structure"
+_out=`DUMPER_PDUMP_VERIFY=structure "$TOY" --bad fields --dump-file="$T/fields.pdmp" 2>&1`
+case "$? $_out" in
+  "0 "*digest=*) pass ;;
+  *) fail "$_out" ;;
+esac
+
+refused "verify=structure: a trace reporting the word before its object" \
+  "$T/fields.pdmp" field-before \
+  "the trace function reported a field at +-8, outside the 56-byte object" resum
+refused "verify=structure: a trace reporting a field twice" \
+  "$T/fields.pdmp" twice-word \
+  "(\`bad' at offset 0x`printf %x $((hot + (fn - 6) * 8))`), field +8 = 0x0: the trace function reported this field twice" resum
+
+refused "verify=structure: a raw pointer taken out of RELOC_IMAGE" \
+  "$T/fields.pdmp" fields \
+  "field +24 = 0x`printf %x \`value $p\``: a raw pointer that is not relocated" \
+  `reloc_bit $p off` resum
+refused "verify=structure: a byte block pointer to a box" \
+  "$T/fields.pdmp" fields \
+  "field +32 = 0x* (image offset): not the start of a byte block" \
+  "`at $bytes`=`value $p`" resum
+refused "verify=structure: a byte block of 1000000 bytes" \
+  "$T/fields.pdmp" fields \
+  "field +32 = 0x* (image offset): a block of 1000000 bytes does not fit in byte block" \
+  "`at $length`=1000000" resum
+refused "verify=structure: a data field in RELOC_CODE" \
+  "$T/fields.pdmp" fields \
+  "field +8 = 0x*: a data field is listed in RELOC_CODE" \
+  "`at $a`=`value $fn`" "`at $fn`=0" "s9@0/4=$a" resum
+# RELOC_CODE's entry moved to the table's index (which then holds fn's
+# declaration index): fn, a code pointer, is reported first.
+refused "verify=structure: a code pointer in RELOC_IMAGE, not RELOC_CODE" \
+  "$T/fields.pdmp" fields \
+  "field +48 = 0x* (image offset): a code pointer field is listed as an image or executable relocation, not in RELOC_CODE" \
+  "`at $fn`=`value $p`" `reloc_bit $fn on` \
+  "`at $table_index`=`value $fn`" "s9@0/4=$table_index" resum
+refused "verify=structure: a relocated word no trace reports" \
+  "$T/fields.pdmp" fields \
+  "HOT word at offset 0x`printf %x $((hot + table_size * 8))`*is relocated but no trace function reports it as a pointer field" \
+  "`at $table_size`=`value $p`" `reloc_bit $table_size on` resum
+
+finish
