@@ -48,7 +48,8 @@ static const char *const bad_names[] = {
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
-  "by-header", "by-header-malloc"
+  "by-header", "by-header-malloc", "field-outside", "field-tail",
+  "field-unaligned", "exe-type"
 };
 
 static const struct builtin builtins[] = {
@@ -406,6 +407,16 @@ init_bad (void)
       b->a = (word) untag (vec);
       b->b = vec;
       b->bytes = (char *) (uintptr_t) TAG_HDR;
+      break;
+    case BAD_FIELD_OUTSIDE:
+      b->a = vec;
+      vec_of (vec)->items[0] = make_fix (9);
+      break;
+    case BAD_FIELD_TAIL:
+    case BAD_FIELD_UNALIGNED:
+      break;
+    case BAD_EXE_TYPE:
+      b->p = (struct box *) &builtins[0];
       break;
     case BAD_BY_HEADER_MALLOC:
       vec_of (vec)->items[1] = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
