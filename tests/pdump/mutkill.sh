@@ -28,7 +28,8 @@
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index, OBJECTS and HOT
-# disagreeing on the hot objects.  Then: a directory, or an executable
+# disagreeing on the hot objects; HOT counting more objects than the
+# header's total (in the default mode: the header check's own bound).  Then: a directory, or an executable
 # without an embedded image, as the image (80, load.c); a compressed
 # frame of 0 or 4 GiB stored bytes (codec.c); a file as XDG_RUNTIME_DIR
 # in base mode boot (bootcache.c); a dump under a file-size limit
@@ -226,6 +227,16 @@ refused "verify=structure: a damaged object index" "$T/plain.pdmp" \
 # (and the header one object more, so that the cold count still agrees)
 refused "verify=structure: OBJECTS counting one hot object more than HOT" \
   "$T/plain.pdmp" "object counts disagree" s8.count+=1 h64+=1 resum
+VERIFY=
+# HOT counting one object more than the header's total, OBJECTS agreeing
+# with HOT and COLD's count the total minus HOT's wrapped (2^64 - 1): the
+# rest of the counts check holds, so only its HOT bound refuses it.
+objects=`u64 "$T/plain.pdmp" 64`
+refused "HOT counting one object more than the image has" "$T/plain.pdmp" \
+  "object counts disagree: $objects objects, $((objects + 1)) in HOT, 18446744073709551615 in COLD, $((objects + 1)) indexed in HOT" \
+  "s1.count=$((objects + 1))" "s8.count=$((objects + 1))" \
+  s2.count=18446744073709551615 resum
+VERIFY=structure
 tagged=`first_bit "$T/plain.pdmp" 3`
 refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
   "$T/plain.pdmp" "but the word is not relocated" \
