@@ -30,7 +30,8 @@
 # index, another tag width, a damaged object index, OBJECTS and HOT
 # disagreeing on the hot objects; HOT counting more objects than the
 # header's total (in the default mode: the header check's own bound).  Then: a directory, or an executable
-# without an embedded image, as the image (80, load.c); a compressed
+# without an embedded image, as the image (80, load.c); a second load
+# in one process (toyhost --load-again: DUMPER_E_STATE, load.c); a compressed
 # frame of 0 or 4 GiB stored bytes (codec.c); a file as XDG_RUNTIME_DIR
 # in base mode boot (bootcache.c); a dump under a file-size limit
 # (write.c: 74, the write's own error) or onto a directory (73, the
@@ -327,5 +328,16 @@ case "$_st $_why" in
   "0 "*"runfile is not a directory"*) pass ;;
   *) fail "status $_st, reason: $_why" ;;
 esac
+
+# load.c: the loader called again in a process that runs from an image
+# is refused before it opens anything (a missing file, so a loader that
+# went on would say "cannot open the image"); with no image loaded the
+# same call gets that far.
+outcome "a second load in one process: refused, an image is already loaded" 3 \
+  "load again: call made in the wrong state: $T/absent.pdmp: an image is already loaded" \
+  "$TOY" --dump-file="$T/plain.pdmp" --load-again "$T/absent.pdmp"
+outcome "the same call from a cold start opens the file" 3 \
+  "load again: image file not found: $T/absent.pdmp: cannot open the image" \
+  "$TOY" --no-dump-file --load-again "$T/absent.pdmp"
 
 finish
