@@ -24,7 +24,8 @@
 #   - a HOT word in RELOC_EXE and RELOC_IMAGE, one in RELOC_CODE and
 #     RELOC_EXE; RELOC_CODE's first two entries swapped; a code
 #     pointer naming a static's declaration, or the declaration one past
-#     the table (dlisp's image: toyhost's has no code pointers);
+#     the table (dlisp's image: toyhost's has no code pointers); a
+#     remembered pointer whose declared type the image has no entry for;
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index, OBJECTS and HOT
@@ -215,6 +216,13 @@ decl_count=`load "$T/dlisp.pdmp" 2>&1 | sed -n 's/.*the executable declares \([0
 refused "a code pointer naming the declaration one past the table" \
   "$T/dlisp.pdmp" "not a declared code target" \
   "s1@$code_at/$WORD_SIZE=${decl_count:-0}" resum
+
+# An image of 3 types (the header's count and TYPES' lowered together)
+# for a host whose remembered pointer first_box is declared with type 3
+# (T_BOX): the registry check's type bound refuses the record.  (A
+# default-mode load checks nothing else against the type count.)
+refused "a remembered pointer's declared type past the image's types" "$T/plain.pdmp" \
+  "names pointer first_box of type 3; the image has 3 types" h72/4=3 s7.count=3
 
 # ------------------------------------------------------------------
 # Structural verification (verify.c).
