@@ -10,7 +10,8 @@
 # directory are synced.  And without help from the caller (SIGXFSZ keeps
 # its default action): a file-size limit is a clean error, not a process
 # killed by SIGXFSZ (status 153), and no temporary file is left; nor
-# when the output names an existing directory.
+# when the output names an existing directory, nor when the file's
+# fsync fails (the probe's PROBE_FAIL_FSYNC).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -142,6 +143,25 @@ if [ -n "$DUMP" ]; then
     $DUMP
   into_dir "dlisp $BACKEND dump to an existing directory: an error, no temporary file left" \
     $DLISP_DUMP
+fi
+
+# A sync that fails (the probe's PROBE_FAIL_FSYNC: EIO from every fsync
+# of a regular file): the dump fails with the I/O error, and the
+# temporary file goes with it (common_atomic_finish's abort).
+if [ -n "$DUMP" ] && [ "$ENABLE_SANITIZERS" != yes ]; then
+  begin "$BACKEND dump whose fsync fails: 74, the I/O error, no temporary file left"
+  mkdir "$T/d3"
+  rm -f "$PROBE_LOG"
+  PROBE_FAIL_FSYNC=1 LD_PRELOAD=$PROBE $DUMP "$T/d3/out" > "$T/out" 2>&1
+  _st=$?
+  _left=`ls -A "$T/d3"`
+  if [ $_st -eq 74 ] && [ -z "$_left" ] && grep -q '^fsync-failed' "$PROBE_LOG" \
+     && grep -q 'Input/output error' "$T/out"; then
+    pass
+  else
+    sed 's/^/    | /' "$T/out"
+    fail "status $_st (want 74), left behind: '$_left'"
+  fi
 fi
 
 mkdir "$T/d2"

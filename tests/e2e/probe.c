@@ -10,11 +10,15 @@
                       inherits it)
      fsync-file F     a regular file was synced (F: its inode number)
      fsync-dir        a directory was synced (the rename is durable)
+   With $PROBE_FAIL_FSYNC set, every fsync of a regular file fails with
+   EIO (logged as fsync-failed F), as on a disk that lost the data: the
+   writer must report it and leave no temporary file.
    Only the calls a program makes through the dynamic libc are seen;
    that is every call libdumper.a and the tools make.  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +65,14 @@ fsync (int fd)
         snprintf (line, sizeof line, "fsync-file %lu\n",
                   (unsigned long) st.st_ino);
       probe_log (line);
+      if (!S_ISDIR (st.st_mode) && getenv ("PROBE_FAIL_FSYNC") != NULL)
+        {
+          snprintf (line, sizeof line, "fsync-failed %lu\n",
+                    (unsigned long) st.st_ino);
+          probe_log (line);
+          errno = EIO;
+          return -1;
+        }
     }
   return real (fd);
 }

@@ -13,6 +13,10 @@
 #                                 96 inside one of their elements
 #   double dumper_free            DUMPER_E_STATE, no abort
 #   a by-header raw pointer       followed: 90 for malloc memory behind it
+#   a field outside its object,   91, refused by the pre-dump check
+#   past its end, or unaligned
+#   a declared static element     95
+#   reported as another type
 #   a refused registration        95 at the dump, naming the first
 #                                 refusal, unless the host cleared it
 # pdumper only: the lint of unreported words (warning; 91 with
@@ -70,6 +74,23 @@ refused by-header-malloc 90 "type \`vec'" "field at +$AT_B" "the word 0x" \
   "is not memory from dumper_alloc"
 refused code-undeclared 95 "type \`bad'" "field at +$AT_FN" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
+
+# A trace breaking heap.h's field rules, refused by the pre-dump check
+# (bridge/refcheck.c) itself: its message names the object's address
+# ("type `bad' at 0x"), the pdump walk's names a path ("reached via"),
+# so in pdumper builds a check that let the field through is caught even
+# though the walk refuses it again.  SIZE is sizeof (struct bad).
+SIZE=$((AT_FN + W))
+refused field-outside 91 "type \`bad' at 0x" "field at +0:" \
+  "trace reported a field at 0x" "outside the $SIZE-byte object"
+refused field-tail 91 "type \`bad' at 0x" "field at +0:" \
+  "trace reported a field at 0x" "outside the $SIZE-byte object"
+refused field-unaligned 91 "type \`bad' at 0x" "field at +$((AT_A + W / 2)):" \
+  "trace reported a field that is not word-aligned"
+# p holds builtins[0] (declared T_BOX, type 3) and is reported as a
+# T_PAIR (type 0) pointer.
+refused exe-type 95 "type \`bad' at 0x" "field at +$AT_P:" "the pointer 0x" \
+  "points to an element of builtins, declared with type 3 (\`box'), as type 0"
 
 # A C function pointer in a heap object, reported with dumper_trace_code
 # and declared with DUMPER_DECLARE_CODE, comes back pointing at the

@@ -15,7 +15,9 @@
 #   - another image's cache of the same size, stamp fitting: not used
 #     (only the section checksums differ);
 #   - a stamp, a base file or a COLD record (DUMPER_PDUMP_COLD=boot)
-#     others may read or write: not believed.
+#     others may read or write: not believed;
+#   - a stamp owned by another user (root only), mode 0600 and its text
+#     fitting: not believed (read_private's owner check).
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
@@ -75,6 +77,17 @@ fi
 
 refused "a stamp readable by others (0644): not believed, the cache not used" \
   'chmod 600 "$cache.stamp"' 'chmod 644 "$cache.stamp"'
+
+# The stamp owned by another user, mode 0600 and its text fitting (a
+# chown moves the stamp's change time, not the cache's): read_private's
+# owner check is the only one that can refuse it.
+if [ "`id -u`" != 0 ]; then
+  begin "a stamp owned by another user (0600), fitting: not believed, the cache not used"
+  skip "needs root to give the stamp away"
+else
+  refused "a stamp owned by another user (0600), fitting: not believed, the cache not used" \
+    'chown "`id -u`" "$cache.stamp"' 'chown 65534 "$cache.stamp"'
+fi
 
 # The other image's cache, at the same base and of the same size: only
 # the section checksums tell it from this image's.

@@ -24,12 +24,15 @@
 #   - a HOT word in RELOC_EXE and RELOC_IMAGE, one in RELOC_CODE and
 #     RELOC_EXE; RELOC_CODE's first two entries swapped; a code
 #     pointer naming a static's declaration, or the declaration one past
-#     the table (dlisp's image: toyhost's has no code pointers);
+#     the table (dlisp's image: toyhost's has no code pointers); a
+#     remembered pointer whose declared type the image has no entry for;
 # and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index, OBJECTS and HOT
-# disagreeing on the hot objects.  Then: a directory, or an executable
-# without an embedded image, as the image (80, load.c); a compressed
+# disagreeing on the hot objects; HOT counting more objects than the
+# header's total (in the default mode: the header check's own bound).  Then: a directory, or an executable
+# without an embedded image, as the image (80, load.c); a second load
+# in one process (toyhost --load-again: DUMPER_E_STATE, load.c); a compressed
 # frame of 0 or 4 GiB stored bytes (codec.c); a file as XDG_RUNTIME_DIR
 # in base mode boot (bootcache.c); a dump under a file-size limit
 # (write.c: 74, the write's own error) or onto a directory (73, the
@@ -214,6 +217,13 @@ refused "a code pointer naming the declaration one past the table" \
   "$T/dlisp.pdmp" "not a declared code target" \
   "s1@$code_at/$WORD_SIZE=${decl_count:-0}" resum
 
+# An image of 3 types (the header's count and TYPES' lowered together)
+# for a host whose remembered pointer first_box is declared with type 3
+# (T_BOX): the registry check's type bound refuses the record.  (A
+# default-mode load checks nothing else against the type count.)
+refused "a remembered pointer's declared type past the image's types" "$T/plain.pdmp" \
+  "names pointer first_box of type 3; the image has 3 types" h72/4=3 s7.count=3
+
 # ------------------------------------------------------------------
 # Structural verification (verify.c).
 
@@ -226,6 +236,16 @@ refused "verify=structure: a damaged object index" "$T/plain.pdmp" \
 # (and the header one object more, so that the cold count still agrees)
 refused "verify=structure: OBJECTS counting one hot object more than HOT" \
   "$T/plain.pdmp" "object counts disagree" s8.count+=1 h64+=1 resum
+VERIFY=
+# HOT counting one object more than the header's total, OBJECTS agreeing
+# with HOT and COLD's count the total minus HOT's wrapped (2^64 - 1): the
+# rest of the counts check holds, so only its HOT bound refuses it.
+objects=`u64 "$T/plain.pdmp" 64`
+refused "HOT counting one object more than the image has" "$T/plain.pdmp" \
+  "object counts disagree: $objects objects, $((objects + 1)) in HOT, 18446744073709551615 in COLD, $((objects + 1)) indexed in HOT" \
+  "s1.count=$((objects + 1))" "s8.count=$((objects + 1))" \
+  s2.count=18446744073709551615 resum
+VERIFY=structure
 tagged=`first_bit "$T/plain.pdmp" 3`
 refused "verify=structure: a tagged pointer taken out of RELOC_IMAGE" \
   "$T/plain.pdmp" "but the word is not relocated" \
@@ -316,5 +336,16 @@ case "$_st $_why" in
   "0 "*"runfile is not a directory"*) pass ;;
   *) fail "status $_st, reason: $_why" ;;
 esac
+
+# load.c: the loader called again in a process that runs from an image
+# is refused before it opens anything (a missing file, so a loader that
+# went on would say "cannot open the image"); with no image loaded the
+# same call gets that far.
+outcome "a second load in one process: refused, an image is already loaded" 3 \
+  "load again: call made in the wrong state: $T/absent.pdmp: an image is already loaded" \
+  "$TOY" --dump-file="$T/plain.pdmp" --load-again "$T/absent.pdmp"
+outcome "the same call from a cold start opens the file" 3 \
+  "load again: image file not found: $T/absent.pdmp: cannot open the image" \
+  "$TOY" --no-dump-file --load-again "$T/absent.pdmp"
 
 finish

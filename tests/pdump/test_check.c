@@ -457,6 +457,17 @@ test_relocation_checks (void **state)
   assert_int_equal (relocate_with (5, 0x200000, 0x0a, 5, d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   assert_non_null (strstr (d, "outside the executable"));
+  /* The executable's bound exactly (relocate_image's limit 0x100000
+     plus the tag range, 16): its first value outside is refused, the
+     last inside (the limit with the largest tag) relocated.  */
+  assert_int_equal (relocate_with (5, 0x100000 + PDUMP_MAX_TAG + 1, 0x0a, 5,
+                                   d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "HOT word 5 holds executable offset 0x100010, "
+                              "outside the executable"));
+  assert_int_equal (relocate_with (5, 0x100000 + PDUMP_MAX_TAG, 0x0a, 5,
+                                   d, sizeof d),
+                    DUMPER_OK);
   /* An executable relocation outside HOT.  */
   assert_int_equal (relocate_with (5, 0x1000, 0x0a, 8, d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);

@@ -143,7 +143,12 @@ enum bad_mode
   BAD_FIELDS,
   /* Loading only: the trace reports the word before the object first
      (then as BAD_CALLBACK).  */
-  BAD_FIELD_BEFORE
+  BAD_FIELD_BEFORE,
+  /* The trace breaks heap.h for the pre-dump check (bridge/refcheck.c)
+     alone to refuse: a field in another object (a's vec); the word
+     just past the object's end; a field half a word into a; p, holding
+     builtins[0] (declared T_BOX), reported as a T_PAIR pointer.  */
+  BAD_FIELD_OUTSIDE, BAD_FIELD_TAIL, BAD_FIELD_UNALIGNED, BAD_EXE_TYPE
 };
 static enum bad_mode bad_mode;
 
@@ -180,6 +185,23 @@ bad_trace (const void *o, struct dumper_tracer *t)
       /* b holds a heap address and is not reported.  */
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+      return;
+    case BAD_FIELD_OUTSIDE:
+      /* The first item of the vec a points to: valid memory, holding a
+         fixnum, but another object's.  */
+      dumper_trace_word (t, &((const struct vec *) (b->a & ~(word) 7))->items[0]);
+      return;
+    case BAD_FIELD_TAIL:
+      /* Aligned, at offset == size: the word would overrun the end.  */
+      dumper_trace_word (t, (const uintptr_t *) (b + 1));
+      return;
+    case BAD_FIELD_UNALIGNED:
+      dumper_trace_word (t, (const uintptr_t *) ((const char *) &b->a
+                                                 + sizeof (word) / 2));
+      return;
+    case BAD_EXE_TYPE:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_ptr (t, (void *const *) &b->p, T_PAIR);
       return;
     case BAD_FIELD_BEFORE:
       dumper_trace_word (t, (const uintptr_t *) o - 1);

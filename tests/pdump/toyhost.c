@@ -22,7 +22,10 @@
                     (the dump must then fail, naming the first)
      --clear-registration   then clear the refusal: the dump is made
      --mutate-gc    after start-up, mutate image objects to point at new
-                    objects, collect, and check what survives  */
+                    objects, collect, and check what survives
+     --load-again FILE  after start-up, call the loader (pdump_load) on
+                    FILE and print its status and detail (pdumper
+                    builds): a second load in one process is refused  */
 
 #include <config.h>
 
@@ -35,7 +38,13 @@
 #include <dumper/pdump.h>
 #include <xxhash.h>
 
+#include "pdump/backend.h"
+
 DUMPER_DEFINE_FINGERPRINT;
+
+/* --load-again: the loader called a second time (only in pdumper
+   builds, whose library has it: weak, so unexec builds link).  */
+#pragma weak pdump_load
 
 #ifndef TOY_VARIANT
 # define TOY_VARIANT 1
@@ -48,7 +57,8 @@ static const char *const bad_names[] = {
   "malloc-bytes", "twice-word", "twice-immediate", "twice-exe",
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
-  "by-header", "by-header-malloc", "fields", "field-before"
+  "by-header", "by-header-malloc", "fields", "field-before",
+  "field-outside", "field-tail", "field-unaligned", "exe-type"
 };
 
 static const struct builtin builtins[] = {
@@ -414,6 +424,16 @@ init_bad (void)
       b->a = (word) untag (vec);
       b->b = vec;
       b->bytes = (char *) (uintptr_t) TAG_HDR;
+      break;
+    case BAD_FIELD_OUTSIDE:
+      b->a = vec;
+      vec_of (vec)->items[0] = make_fix (9);
+      break;
+    case BAD_FIELD_TAIL:
+    case BAD_FIELD_UNALIGNED:
+      break;
+    case BAD_EXE_TYPE:
+      b->p = (struct box *) &builtins[0];
       break;
     case BAD_BY_HEADER_MALLOC:
       vec_of (vec)->items[1] = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
@@ -791,7 +811,7 @@ main (int argc, char **argv)
   long long_length = 1000;
   bool foreign = false, mutate = false, stats = false, contract = false;
   bool refuse = false, clear = false;
-  const char *output = NULL;
+  const char *output = NULL, *load_again = NULL;
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--scale") == 0 && i + 1 < argc)
@@ -800,6 +820,8 @@ main (int argc, char **argv)
         long_length = atol (argv[++i]);
       else if (strcmp (argv[i], "--output") == 0 && i + 1 < argc)
         output = argv[++i];
+      else if (strcmp (argv[i], "--load-again") == 0 && i + 1 < argc)
+        load_again = argv[++i];
       else if (strcmp (argv[i], "--foreign") == 0)
         foreign = true;
       else if (strcmp (argv[i], "--mutate-gc") == 0)
@@ -837,6 +859,29 @@ main (int argc, char **argv)
     }
   if (contract)
     return check_contract ();
+  if (load_again)
+    {
+      if (pdump_load == NULL)
+        {
+          fprintf (stderr, "toyhost: --load-again needs a pdumper build\n");
+          return 64;
+        }
+      char detail[512] = "";
+      unsigned char fp[DUMPER_FINGERPRINT_SIZE];
+      st = dumper_fingerprint (fp);
+      if (st != DUMPER_OK)
+        return dumper_report ("toyhost", st);
+      struct pdump_load_request req = {
+        .path = load_again, .fingerprint = fp,
+        .detail = detail, .detail_size = sizeof detail
+      };
+      struct pdump_entry *entries = NULL;
+      size_t count = 0;
+      st = pdump_load (&req, &entries, &count);
+      printf ("load again: %s: %s\n", dumper_strerror (st), detail);
+      free (entries);
+      return st == DUMPER_OK ? 0 : 3;
+    }
   if (will_dump)
     {
       st = dumper_dump (output);
