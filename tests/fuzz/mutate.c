@@ -63,6 +63,12 @@
                   compressed section of a compressed image (the later
                   stored sections move up; only the header is resealed,
                   the section sums cover uncompressed bytes)
+     short-frame  the one frame of a compressed section A replaced by the
+                  (valid) frame of a smaller section B of the same codec,
+                  in place: A's frame table entry and stored size say
+                  B's frame's bytes, a gap follows; the frame decodes
+                  cleanly, to B's size, not A's (only the header is
+                  resealed)
 
    and the targeted kinds, each aimed at one check the loader runs with
    the executable's declaration table (the record or entry is chosen by
@@ -1109,6 +1115,48 @@ mutate_slack (unsigned char **bytes, size_t size, char *what, size_t what_size)
   return size + 8;
 }
 
+/* short-frame: on the raw bytes of a compressed image.  Returns false
+   when no pair of sections fits (one frame each, same codec, B smaller
+   than A both decompressed and stored).  */
+static bool
+mutate_short_frame (unsigned char *bytes, size_t size, char *what,
+                    size_t what_size)
+{
+  const size_t table = sizeof (struct pdump_header);
+  struct pdump_section s[PDUMP_SECTION_KIND_MAX];
+  struct pdump_header h;
+  if (size < table + sizeof s)
+    die ("not an image");
+  memcpy (&h, bytes, sizeof h);
+  memcpy (s, bytes + table, sizeof s);
+  uint64_t frame = h.frame_size;
+  if (frame == 0)
+    return false;
+  for (size_t a = 0; a < PDUMP_SECTION_KIND_MAX; a++)
+    for (size_t b = 0; b < PDUMP_SECTION_KIND_MAX; b++)
+      {
+        if (a == b || s[a].codec == PDUMP_CODEC_NONE || s[b].codec != s[a].codec
+            || s[a].size > frame || s[b].size > frame || s[b].size == 0
+            || s[b].size >= s[a].size || s[b].stored_size > s[a].stored_size
+            || s[a].stored_offset + s[a].stored_size > size
+            || s[b].stored_offset + s[b].stored_size > size)
+          continue;
+        /* One frame: a table of 8 bytes (one entry, padded), the frame.  */
+        memmove (bytes + s[a].stored_offset, bytes + s[b].stored_offset,
+                 (size_t) s[b].stored_size);
+        s[a].stored_size = s[b].stored_size;
+        memcpy (bytes + table, s, sizeof s);
+        fuzz_reseal_header (bytes, size);
+        snprintf (what, what_size, "section %s: its frame replaced by section "
+                  "%s's (%" PRIu64 " bytes, decompressing to %" PRIu64
+                  " of %" PRIu64 ")", section_name (s[a].kind),
+                  section_name (s[b].kind), s[b].stored_size - 8, s[b].size,
+                  s[a].size);
+        return true;
+      }
+  return false;
+}
+
 /* The mutation KIND of a parsed image: its class, or NULL when KIND
    does not apply.  */
 static const char *
@@ -1149,7 +1197,7 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed,
     return mutate_set_word (im, seed, value, what, what_size);
   die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
        "record, code, uncode, exe, exe-top, count, unaligned, oversize, "
-       "type-range, slack, record-decl, record-size, record-kind, "
+       "type-range, slack, short-frame, record-decl, record-size, record-kind, "
        "code-order, code-word, code-index, code-kind, set-word)");
   return NULL;
 }
@@ -1196,6 +1244,12 @@ main (int argc, char **argv)
          uncompressed bytes.  */
       im.size = mutate_slack (&im.bytes, im.size, what, sizeof what);
       cls = im.size ? "structural" : NULL;
+      reseal = false;
+    }
+  else if (strcmp (kind, "short-frame") == 0)
+    {
+      cls = mutate_short_frame (im.bytes, im.size, what, sizeof what)
+            ? "structural" : NULL;
       reseal = false;
     }
   else

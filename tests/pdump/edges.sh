@@ -12,10 +12,13 @@
 #     (inside the object's first granule): not the start of an object;
 #   - an object index entry claiming one byte more than its object;
 #   - an object index entry naming the type one past the last;
-#   - slack after the frames of a compressed section.
+#   - slack after the frames of a compressed section;
+#   - a compressed section's frame replaced by another section's valid,
+#     shorter one (mutate short-frame): refused by the codec's length
+#     check, not later by the section checksum.
 #
 # The resealed cases are made by tests/fuzz/mutate (kinds unaligned,
-# oversize, type-range, slack) and loaded with verify=structure, the
+# oversize, type-range, slack, short-frame) and loaded with verify=structure, the
 # pass that reads the object index.
 
 . "$SRCDIR/tests/e2e/lib.sh"
@@ -146,6 +149,12 @@ for c in $CODECS; do
   load "$T/m.pdmp"
   refused "$c: 8 bytes of slack after section $kind's frames (86)" \
     "section $kind: its frames take `expr $stored - 8` bytes; the section table says $stored"
+  "$MUTATE" "$T/$c.pdmp" "$T/m.pdmp" short-frame 1 > "$T/what" || exit 1
+  kind=`sed -n 's/.* section \([A-Z_]*\): its frame replaced.*/\1/p' "$T/what"`
+  size=`sed -n 's/.* decompressing to [0-9]* of \([0-9]*\))$/\1/p' "$T/what"`
+  load "$T/m.pdmp"
+  refused "$c: section $kind's frame a valid one of fewer bytes: the codec's length check (86), not the checksum" \
+    "section $kind frame 0 (" "does not decompress to its $size bytes with $c"
 done
 if [ -z "$CODECS" ]; then
   begin "slack after a compressed section's frames"

@@ -348,4 +348,21 @@ outcome "the same call from a cold start opens the file" 3 \
   "load again: image file not found: $T/absent.pdmp: cannot open the image" \
   "$TOY" --no-dump-file --load-again "$T/absent.pdmp"
 
+# codec.c: a frame the file ends inside is truncation (81, "the file
+# ended"), not an I/O error.  The header check refuses a file shorter
+# than it says first, so the file is cut after it is placed (the test
+# hook DUMPER_TEST_TRUNCATE_IMAGE, step "map"): the compressed sections
+# other than HOT are decompressed by then, HOT's frames are read as it
+# is relocated; the cut is 24 bytes into HOT's first frame.
+if has_test_hooks; then
+  cp "$T/lz4.pdmp" "$T/m.pdmp"
+  cut=`expr \`section_at "$T/lz4.pdmp" 1 40\` + 8 + 24`
+  outcome "compressed: the file cut inside HOT's first frame while loading: truncated (81), not an I/O error" \
+    81 "image file is truncated: $T/m.pdmp: the file ended while reading a frame of section HOT" \
+    env DUMPER_TEST_TRUNCATE_IMAGE=$cut "$TOY" --dump-file="$T/m.pdmp"
+else
+  begin "compressed: the file cut inside HOT's first frame while loading: truncated (81)"
+  skip "$NO_HOOKS"
+fi
+
 finish
