@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,11 +207,21 @@ static void shdr_bytes_past_end (struct image *im)
   Elf64_Shdr *s = shdr (im, patched);
   s->sh_size = im->size - s->sh_offset + 1;
 }
+/* The message phdrs_elsewhere's copy must be refused with: the address
+   check's own (both addresses), not the program header comparison's
+   after it ("differ from the running program's"), which refuses the
+   copy too.  Filled by the patch, read by refused_copy after it.  */
+static char elsewhere_want[256];
 static void phdrs_elsewhere (struct image *im)
 {
   Elf64_Phdr *p = find_phdr (im, PT_PHDR, 0);
   assert_non_null (p);
   p->p_vaddr += 4096;
+  patched = SIZE_MAX;           /* the message is whole, not "header N" */
+  snprintf (elsewhere_want, sizeof elsewhere_want, "is not the file of the "
+            "running program (its program headers would be at %#lx, the "
+            "running program's are at %#lx)", (unsigned long) p->p_vaddr,
+            getauxval (AT_PHDR));
 }
 static void arena_not_writable (struct image *im)
 {
@@ -257,7 +268,7 @@ test_plan_refusals (void **state)
 {
   (void) state;
   SKIP_UNLESS_UNEXEC ();
-  refused_copy (phdrs_elsewhere, "is not the file of the running program");
+  refused_copy (phdrs_elsewhere, elsewhere_want);
   refused_copy (arena_not_writable, "static heap arena");
   refused_copy (arena_past_segment, "static heap arena");
 }
