@@ -623,6 +623,46 @@ test_code_relocation_range (void **state)
                            "or outside HOT"));
 }
 
+/* A code pointer's declaration index at the end of the table (the
+   mutation run's survivor check-code-index): HOT word 7 naming
+   declaration INDEX of a table of one CODE entry, the array holding a
+   second CODE entry just past the count, so reading decls[1] would let
+   the index through.  */
+static enum dumper_status
+relocate_code_index (pdump_word index, char *detail, size_t n)
+{
+  struct image im;
+  struct pdump_view v;
+  build_checked (&im, &v, detail, n);
+  v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
+  uint32_t list[1] = { HOT_WORDS - 1 };
+  pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
+  hot[HOT_WORDS - 1] = index;
+  const struct dumper_decl decls[2] = {
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" },
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "past" }
+  };
+  uint64_t code_count = 0;
+  enum dumper_status st
+    = pdump_relocate_code (&v, im.bytes + PAGE, im.bytes + 3 * PAGE,
+                           im.bytes + 3 * PAGE + 8, list, decls, 1,
+                           &code_count, "img", detail, n);
+  free (im.bytes);
+  return st;
+}
+
+static void
+test_code_index_range (void **state)
+{
+  char d[512] = "";
+  assert_int_equal (relocate_code_index (0, d, sizeof d), DUMPER_OK);
+  assert_int_equal (relocate_code_index (1, d, sizeof d),
+                    DUMPER_E_IMAGE_CORRUPT);
+  assert_non_null (strstr (d, "HOT word 7 names declaration 1, which is not "
+                           "a declared code target (the executable declares "
+                           "1 entries)"));
+}
+
 /* A record's declaration index at the end of the table (issue 36):
    index DECL_COUNT - 1 is checked against its declaration; DECL_COUNT
    itself is refused before decls[DECL_COUNT] is read.  The array holds
@@ -668,6 +708,7 @@ main (void)
     cmocka_unit_test (test_registry_checks),
     cmocka_unit_test (test_padding_boundary),
     cmocka_unit_test (test_code_relocation_range),
+    cmocka_unit_test (test_code_index_range),
     cmocka_unit_test (test_registry_decl_range),
   };
   return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);
