@@ -101,7 +101,7 @@ if [ "$BACKEND" = pdumper ] && [ "$ENABLE_SANITIZERS" != yes ]; then
       pass
     else fail "installed: `ls "$P/bin" "$P/lib" | tr '\n' ' '`"; fi
   else
-    tail -5 "$T/lib-only/build/"*.log | sed 's/^/    | /'
+    tail -n 5 "$T/lib-only/build/"*.log | sed 's/^/    | /'
     fail "the library-only build failed"
   fi
   # The codecs are optional (configure --with-lz4/--with-zstd, auto by
