@@ -37,20 +37,7 @@ PATCH=$BUILDDIR/tests/pdump/patch-image
 "$TOY" --temacs=pdump --output "$T/plain.pdmp" > /dev/null || exit 1
 "$TOY" --bad fields --temacs=pdump --output "$T/fields.pdmp" > /dev/null || exit 1
 
-u64 () {
-  od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
-}
-u32 () {
-  od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '
-}
-u8 () {
-  od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' '
-}
-# section_at FILE KIND FIELD-OFFSET: a u64 field of section KIND's entry
-# (8: offset, 16: size, 24: count).
-section_at () {
-  u64 "$1" `expr 136 + \( $2 - 1 \) \* 64 + $3`
-}
+. "$SRCDIR/tests/pdump/imagelib.sh"
 
 # refused NAME IMAGE BAD WORDS EDIT...: IMAGE with the EDITs
 # (patch-image's syntax) is refused by `toyhost --bad BAD' (none: no

@@ -586,7 +586,7 @@ test_padding_boundary (void **state)
    after HOT, a valid index of the one declared code target, so no
    later check stands in for it.  */
 static enum dumper_status
-relocate_code_at (uint32_t word, char *detail, size_t n)
+relocate_code (uint32_t word, pdump_word index, char *detail, size_t n)
 {
   struct image im;
   struct pdump_view v;
@@ -594,9 +594,10 @@ relocate_code_at (uint32_t word, char *detail, size_t n)
   v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
   uint32_t list[1] = { word };
   pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
-  hot[7] = 0;
-  const struct dumper_decl decls[1] = {
-    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" }
+  hot[7] = index;
+  const struct dumper_decl decls[2] = {
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" },
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "past" }
   };
   uint64_t code_count = 0;
   enum dumper_status st
@@ -616,8 +617,8 @@ static void
 test_code_relocation_range (void **state)
 {
   char d[512] = "";
-  assert_int_equal (relocate_code_at (HOT_WORDS - 1, d, sizeof d), DUMPER_OK);
-  assert_int_equal (relocate_code_at (HOT_WORDS, d, sizeof d),
+  assert_int_equal (relocate_code (HOT_WORDS - 1, 0, d, sizeof d), DUMPER_OK);
+  assert_int_equal (relocate_code (HOT_WORDS, 0, d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   assert_non_null (strstr (d, "RELOC_CODE entry 0 (word 8) is out of order "
                            "or outside HOT"));
@@ -628,35 +629,12 @@ test_code_relocation_range (void **state)
    declaration INDEX of a table of one CODE entry, the array holding a
    second CODE entry just past the count, so reading decls[1] would let
    the index through.  */
-static enum dumper_status
-relocate_code_index (pdump_word index, char *detail, size_t n)
-{
-  struct image im;
-  struct pdump_view v;
-  build_checked (&im, &v, detail, n);
-  v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
-  uint32_t list[1] = { HOT_WORDS - 1 };
-  pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
-  hot[HOT_WORDS - 1] = index;
-  const struct dumper_decl decls[2] = {
-    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" },
-    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "past" }
-  };
-  uint64_t code_count = 0;
-  enum dumper_status st
-    = pdump_relocate_code (&v, im.bytes + PAGE, im.bytes + 3 * PAGE,
-                           im.bytes + 3 * PAGE + 8, list, decls, 1,
-                           &code_count, "img", detail, n);
-  free (im.bytes);
-  return st;
-}
-
 static void
 test_code_index_range (void **state)
 {
   char d[512] = "";
-  assert_int_equal (relocate_code_index (0, d, sizeof d), DUMPER_OK);
-  assert_int_equal (relocate_code_index (1, d, sizeof d),
+  assert_int_equal (relocate_code (HOT_WORDS - 1, 0, d, sizeof d), DUMPER_OK);
+  assert_int_equal (relocate_code (HOT_WORDS - 1, 1, d, sizeof d),
                     DUMPER_E_IMAGE_CORRUPT);
   assert_non_null (strstr (d, "HOT word 7 names declaration 1, which is not "
                            "a declared code target (the executable declares "
