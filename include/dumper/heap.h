@@ -122,6 +122,20 @@ struct dumper_tracer
      executable landed; unexec keeps the pointer as it is.  A collector
      ignores these fields (set the callback to a no-op).  */
   void (*code) (struct dumper_tracer *self, const void *field);
+  /* A raw pointer (or NULL) to a block of NBYTES bytes holding an
+     object of the owner-sized type TYPE (a type whose size is NULL):
+     an array whose length its referrer holds (a value stack, a hash
+     part).  Every referrer of one block reports the same NBYTES.  A
+     collector marks the block and calls the type's trace_sized with
+     NBYTES.  */
+  void (*sized) (struct dumper_tracer *self, void *const *field, int type,
+                 size_t nbytes);
+  /* A raw pointer (or NULL) into an object, or one past its end, where
+     that object is reached by its start through some other field (or
+     is the object being traced).  Saved as (object, offset) and put
+     back relative to the object wherever it lands.  A collector
+     ignores these fields: they keep nothing alive.  */
+  void (*interior) (struct dumper_tracer *self, void *const *field);
 };
 
 static inline void
@@ -149,18 +163,43 @@ dumper_trace_code (struct dumper_tracer *t, const void *field)
   t->code (t, field);
 }
 
+/* FIELD points to a block of NBYTES bytes that holds an object of the
+   owner-sized type TYPE (dumper_type.size is NULL; its trace_sized
+   reports the block's fields).  */
+static inline void
+dumper_trace_sized (struct dumper_tracer *t, void *const *field, int type,
+                    size_t nbytes)
+{
+  t->sized (t, field, type, nbytes);
+}
+
+/* FIELD points inside (or one past the end of) an object that another
+   field reaches by its start.  */
+static inline void
+dumper_trace_interior (struct dumper_tracer *t, void *const *field)
+{
+  t->interior (t, field);
+}
+
 /* One object type.  */
 struct dumper_type
 {
   /* Name shown by dumper-inspect and in error messages ("cons").  */
   const char *name;
-  /* Bytes occupied by OBJ, header included; copied verbatim.  */
+  /* Bytes occupied by OBJ, header included; copied verbatim.  NULL for
+     an owner-sized type: its objects are blocks whose length only
+     their referrers know, reached only with dumper_trace_sized.  */
   size_t (*size) (const void *obj);
   /* Report every pointer field of OBJ to T; NULL for pointer-free types.  */
   void (*trace) (const void *obj, struct dumper_tracer *t);
   /* Optional: adjust COPY, the image's copy of OBJ, before pointer fields
      are encoded.  For fields that must not be saved as they are.  */
   void (*fixup) (const void *obj, void *copy);
+  /* Owner-sized types (size == NULL) only: report every pointer field
+     of the NBYTES-byte block OBJ, as trace does for other types (trace
+     is then NULL).  NULL when the blocks hold no pointers.  */
+  void (*trace_sized) (const void *obj, size_t nbytes,
+                       struct dumper_tracer *t);
 };
 
 /* Tag table entries besides type indexes.  */
