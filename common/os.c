@@ -3,10 +3,16 @@
 
 #include <config.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef HAVE_SYS_PERSONALITY_H
+# include <sys/personality.h>
+#endif
 
 #include "os.h"
 
@@ -55,4 +61,48 @@ common_main_program (struct common_program *p)
   memset (p, 0, sizeof *p);
   dl_iterate_phdr (first_object, p);
   return p->phdr != NULL && p->phnum > 0;
+}
+
+bool
+common_reexec_without_aslr (char **argv, const char *guard, char *why,
+                            size_t size)
+{
+#ifdef HAVE_SYS_PERSONALITY_H
+  int persona = personality (0xffffffff);
+  bool retried = getenv (guard) != NULL;
+  unsetenv (guard);
+  if (persona == -1)
+    {
+      snprintf (why, size, "cannot read the process personality (%s)",
+                strerror (errno));
+      return false;
+    }
+  if (persona & ADDR_NO_RANDOMIZE)
+    return true;
+  if (retried)
+    {
+      snprintf (why, size, "re-executed with ADDR_NO_RANDOMIZE but ASLR is "
+                "still enabled");
+      return false;
+    }
+  if (personality ((unsigned long) persona | ADDR_NO_RANDOMIZE) == -1)
+    {
+      snprintf (why, size, "cannot disable ASLR with personality (%s)",
+                strerror (errno));
+      return false;
+    }
+  setenv (guard, "1", 1);
+  execv ("/proc/self/exe", argv);
+  int err = errno;
+  unsetenv (guard);
+  personality ((unsigned long) persona);
+  snprintf (why, size, "cannot re-execute /proc/self/exe with ASLR disabled "
+            "(%s)", strerror (err));
+  return false;
+#else
+  (void) argv;
+  (void) guard;
+  snprintf (why, size, "this system has no personality(2)");
+  return false;
+#endif
 }

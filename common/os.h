@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* common/os.h: facts about the running system and program that several
    parts need, each found in one place: the transparent huge page size
-   and the main program's program headers.
+   and the main program's program headers; and the one way to run the
+   program again without address space randomisation.
 
    The back ends and the bridge ask here instead of reading sysfs or
    walking dl_iterate_phdr themselves, so a port to another system
@@ -11,6 +12,7 @@
 #define DUMPER_COMMON_OS_H
 
 #include <link.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,5 +34,14 @@ struct common_program
 /* Fill *P; the first object dl_iterate_phdr reports is the main
    program.  Returns false (and *P empty) when it reports none.  */
 int common_main_program (struct common_program *p);
+
+/* Run the program again, from /proc/self/exe with ARGV, with address
+   space randomisation disabled (personality ADDR_NO_RANDOMIZE), unless
+   it is already disabled.  GUARD names an environment variable set
+   across the re-execution, so the new process does not try again.
+   Returns true when ASLR is off (it returns only then, or on failure);
+   false with the reason in WHY (SIZE bytes) when it stays on.  */
+bool common_reexec_without_aslr (char **argv, const char *guard,
+                                 char *why, size_t size);
 
 #endif
