@@ -68,10 +68,10 @@ bridge_image_dir (void)
    --check --deep) can always ask for more checking, or another base
    mode, than the host chose.  */
 #ifndef DUMPER_DEFAULT_VERIFY
-# define DUMPER_DEFAULT_VERIFY DUMPER_VERIFY_NONE
+# define DUMPER_DEFAULT_VERIFY DUMPER_VERIFY_AUTO
 #endif
 #ifndef DUMPER_DEFAULT_BASE_MODE
-# define DUMPER_DEFAULT_BASE_MODE DUMPER_BASE_RANDOM
+# define DUMPER_DEFAULT_BASE_MODE DUMPER_BASE_BOOT
 #endif
 #ifndef DUMPER_DEFAULT_COLD_CHECK
 # define DUMPER_DEFAULT_COLD_CHECK DUMPER_COLD_FULL
@@ -127,11 +127,12 @@ loader_setting (const char *var, const char *const *names, int count,
 enum dumper_status
 bridge_verify_mode (enum dumper_verify *mode)
 {
-  static const char *const names[] = { "none", "structure" };
+  /* In the order of enum dumper_verify.  */
+  static const char *const names[] = { "none", "structure", "auto" };
   enum dumper_status st;
-  *mode = loader_setting ("DUMPER_PDUMP_VERIFY", names, 2, verify_override,
-                          DUMPER_DEFAULT_VERIFY, &st)
-          ? DUMPER_VERIFY_STRUCTURE : DUMPER_VERIFY_NONE;
+  *mode = (enum dumper_verify)
+    loader_setting ("DUMPER_PDUMP_VERIFY", names, 3, verify_override,
+                    DUMPER_DEFAULT_VERIFY, &st);
   return st;
 }
 

@@ -201,6 +201,7 @@ load_image (const char *path, bool check_only, bool embedded)
     .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
+    .heap = heap, .verify_uncached = mode == DUMPER_VERIFY_AUTO,
     .check_only = check_only, .base_mode = base_mode,
     .cold_check = check_only ? DUMPER_COLD_FULL : cold_check
   };
