@@ -102,6 +102,21 @@ st=$?
 verdict $ok "crafted, verify none: status $st"
 RUN=$T/run
 
+begin "a host without a heap description at start-up: no structural pass, no boot cache"
+TOY=$BUILDDIR/tests/pdump/toyhost
+"$TOY" --temacs=pdump --output "$T/toy.pdmp" > /dev/null || exit 1
+toy_cold=`"$TOY" --no-dump-file | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+mkdir -m 700 "$T/toy-run"
+ok=no
+out=`env -u DUMPER_PDUMP_BASE -u DUMPER_PDUMP_VERIFY XDG_RUNTIME_DIR="$T/toy-run" \
+       "$TOY" --late-heap-description --dump-file="$T/toy.pdmp" --stats 2>&1`
+# placement 2: PDUMP_PLACED_FALLBACK (pdump.h), relocated anywhere.
+case $out in
+  *"digest=$toy_cold"*"placement=2"*"structure: off: no heap description"*)
+    [ "`caches "$T/toy-run/dumper"`" = 0 ] && ok=yes ;;
+esac
+[ $ok = yes ] && pass || fail "$out"
+
 begin "an image changed in place after its cache was written: loaded from the file, its damage refused"
 ok=no
 cp "$T/a.pdmp" "$T/b.pdmp"
