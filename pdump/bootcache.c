@@ -51,13 +51,21 @@ reason (struct pdump_boot *b, const char *fmt, ...)
   return false;
 }
 
-/* PATH is a directory of this user that no one else may enter.  */
+/* PATH is a directory of this user that no one else may enter.  When
+   not, false with the reason and errno ENOENT only if there is nothing
+   at PATH (make_dir then creates it).  */
 static bool
 private_dir (struct pdump_boot *b, const char *path)
 {
   struct stat st;
   if (lstat (path, &st) != 0)
-    return reason (b, "%s: %s", path, strerror (errno));
+    {
+      int err = errno;
+      reason (b, "%s: %s", path, strerror (err));
+      errno = err;
+      return false;
+    }
+  errno = EEXIST;   /* every refusal below: something is there */
   if (!S_ISDIR (st.st_mode))
     return reason (b, "%s is not a directory", path);
   if (st.st_uid != geteuid ())
@@ -217,6 +225,13 @@ make_dir (struct pdump_boot *b, const char *parent, const char *label,
                    "directory of root", parent);
   if ((size_t) snprintf (dir, size, "%s/%s", parent, name) >= size)
     return reason (b, "%s is too long", label);
+  /* Checked first, created only when missing: at every start but the
+     first the directory exists, and the check is then the one system
+     call (a mkdir first cost one more, answered EEXIST).  */
+  if (private_dir (b, dir))
+    return true;
+  if (errno != ENOENT)
+    return false;
   if (mkdir (dir, 0700) != 0 && errno != EEXIST)
     return reason (b, "cannot create %s: %s", dir, strerror (errno));
   return private_dir (b, dir);
