@@ -19,6 +19,7 @@
 #   TODAY_MODES base modes of TODAY with rows of their own, `today-MODE'
 #               (random, fixed, fixed-cb, boot; default none): the A/B of
 #               a loader change in every mode, interleaved
+#   VERIFY      DUMPER_PDUMP_VERIFY of every row (default none)
 #
 # Start-up: the wall time of `dlisp --batch --eval t' (measured with
 # bash's $EPOCHREALTIME, no fork for the clock), every mode in turn
@@ -103,11 +104,16 @@ command_of () {
   esac
 }
 
+# The verification of every row: none unless VERIFY says otherwise, so
+# that the rows measure placement alone, as before the default became
+# auto (issue 33; bench/default.sh measures the default settings).
+VERIFY=${VERIFY:-none}
+
 # run MODE SCALE WORDS...: one start of MODE at SCALE
 run () {
   command_of "$1" "$2"
   shift 2
-  DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" "$@"
+  DUMPER_PDUMP_VERIFY=$VERIFY DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" "$@"
 }
 
 # pct FILE P: nearest-rank P-th percentile of the numbers in FILE
@@ -170,7 +176,7 @@ memory () {
   for k in $(seq "$PROCS"); do
     mkfifo "$tmp/fifo.$k"
     command_of $m "$s"
-    DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" < "$tmp/fifo.$k" > /dev/null 2>&1 &
+    DUMPER_PDUMP_VERIFY=$VERIFY DUMPER_PDUMP_BASE=$BASE DUMPER_PDUMP_COLD=$COLD "${CMD[@]}" < "$tmp/fifo.$k" > /dev/null 2>&1 &
     pids="$pids $!"
     exec {fd}> "$tmp/fifo.$k"
     eval "fd_$k=$fd"

@@ -39,7 +39,10 @@ i=0
 while [ $i -lt "$RUNS" ]; do
   for s in $SCALES; do
     for mode in none structure; do
-      DUMPER_PDUMP_VERIFY=$mode "$DLISP" --dump-file="$tmp/s$s.pdmp" --load-stats \
+      # Base mode random: every start relocates the image from the
+      # file (the default, boot, maps its cache and runs no pass).
+      DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=$mode "$DLISP" \
+        --dump-file="$tmp/s$s.pdmp" --load-stats \
         > "$tmp/out" || { echo "verify-cost: load failed at scale $s ($mode)" >&2; exit 1; }
       field pdump-total-seconds "$tmp/out" >> "$tmp/total.$s.$mode"
       field pdump-structure-seconds "$tmp/out" >> "$tmp/pass.$s.$mode"

@@ -147,13 +147,13 @@ enum dumper_status
 bridge_options (struct common_options *o)
 {
   /* Each in the order of its enum.  */
-  static const char *const verify_names[] = { "none", "structure" };
+  static const char *const verify_names[] = { "none", "structure", "auto" };
   static const char *const base_names[] = { "random", "fixed", "boot" };
   static const char *const cold_names[] = { "full", "boot", "size" };
   static const char *const load_names[] = { "hybrid", "map", "read" };
   enum dumper_status st = DUMPER_OK;
   *o = common_default_options;
-  o->verify = choice ("DUMPER_PDUMP_VERIFY", verify_names, 2, verify_override,
+  o->verify = choice ("DUMPER_PDUMP_VERIFY", verify_names, 3, verify_override,
                       DUMPER_DEFAULT_VERIFY, &st);
   o->verify_from_env = flag ("DUMPER_PDUMP_VERIFY");
   o->base_mode = choice ("DUMPER_PDUMP_BASE", base_names, 3,

@@ -160,6 +160,7 @@ load_image (const char *path, bool embedded, const struct common_options *o,
     .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
+    .heap = heap, .verify_uncached = mode == DUMPER_VERIFY_AUTO,
     .check_only = check_only, .base_mode = o->base_mode,
     .cold_check = check_only ? DUMPER_COLD_FULL : o->cold_check,
     .options = o

@@ -417,6 +417,8 @@ print_load_stats (void)
       printf ("pdump-exe-pages: %llu\n", (unsigned long long) ps->exe_pages);
       printf ("pdump-huge-pages: %s\n", ps->huge_pages);
       printf ("pdump-cold-check: %s\n", ps->cold_check);
+      printf ("pdump-structure-check: %s\n", ps->structure_check);
+      printf ("pdump-boot-dir: %s\n", ps->boot_dir);
     }
 }
 

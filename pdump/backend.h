@@ -83,9 +83,17 @@ struct pdump_load_request
   size_t decl_count;
   char *detail;
   size_t detail_size;
-  /* Structural verification (verify.h) with this description; NULL
-     for none (DUMPER_VERIFY_NONE).  */
+  /* Structural verification (verify.h) of every load with this
+     description (DUMPER_VERIFY_STRUCTURE); NULL for none.  */
   const struct dumper_heap *verify_heap;
+  /* The host's description when VERIFY_HEAP is NULL (or NULL: none),
+     for the structural pass a load runs on its own account: always
+     before a boot cache is written (later starts trust the cache, so
+     it is verified once, there; without a description no cache is
+     written), and with VERIFY_UNCACHED (DUMPER_VERIFY_AUTO) on every
+     load that is not from a boot cache.  */
+  const struct dumper_heap *heap;
+  bool verify_uncached;
   /* The executable to check against and restore into; NULL for the
      running one.  The fuzz targets pass a stand-in whose "writable
      data" is a buffer of their own.  */

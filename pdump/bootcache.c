@@ -51,13 +51,21 @@ reason (struct pdump_boot *b, const char *fmt, ...)
   return false;
 }
 
-/* PATH is a directory of this user that no one else may enter.  */
+/* PATH is a directory of this user that no one else may enter.  When
+   not, false with the reason and errno ENOENT only if there is nothing
+   at PATH (make_dir then creates it).  */
 static bool
 private_dir (struct pdump_boot *b, const char *path)
 {
   struct stat st;
   if (lstat (path, &st) != 0)
-    return reason (b, "%s: %s", path, strerror (errno));
+    {
+      int err = errno;
+      reason (b, "%s: %s", path, strerror (err));
+      errno = err;
+      return false;
+    }
+  errno = EEXIST;   /* every refusal below: something is there */
   if (!S_ISDIR (st.st_mode))
     return reason (b, "%s is not a directory", path);
   if (st.st_uid != geteuid ())
@@ -217,6 +225,13 @@ make_dir (struct pdump_boot *b, const char *parent, const char *label,
                    "directory of root", parent);
   if ((size_t) snprintf (dir, size, "%s/%s", parent, name) >= size)
     return reason (b, "%s is too long", label);
+  /* Checked first, created only when missing: at every start but the
+     first the directory exists, and the check is then the one system
+     call (a mkdir first cost one more, answered EEXIST).  */
+  if (private_dir (b, dir))
+    return true;
+  if (errno != ENOENT)
+    return false;
   if (mkdir (dir, 0700) != 0 && errno != EEXIST)
     return reason (b, "cannot create %s: %s", dir, strerror (errno));
   return private_dir (b, dir);
@@ -234,7 +249,7 @@ user_dir (struct pdump_boot *b, char *dir, size_t size)
   if (runtime != NULL && runtime[0] == '/')
     {
       if (make_dir (b, runtime, "XDG_RUNTIME_DIR", "dumper", true, dir, size))
-        return true;
+        return b->dir_is_xdg = true;
     }
   else
     reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
@@ -245,6 +260,7 @@ user_dir (struct pdump_boot *b, char *dir, size_t size)
     tmp = "/tmp";
   char name[32];
   snprintf (name, sizeof name, "dumper-%u", (unsigned) geteuid ());
+  b->dir_is_xdg = false;
   if (make_dir (b, tmp, "TMPDIR", name, false, dir, size))
     return true;
   char second[256];
@@ -285,9 +301,10 @@ pdump_boot_init (struct pdump_boot *b, const char *runtime_dir,
 
 bool
 pdump_boot_setup (struct pdump_boot *b, const char *image_path,
-                  uint64_t image_sum)
+                  uint64_t image_sum, const struct stat *image)
 {
   b->base = 0;
+  b->image = image;
   if (!boot_dir (b, image_path))
     return false;
   if (!boot_base (b))
@@ -316,24 +333,49 @@ stamp_of (const struct stat *st, char *text, size_t size)
             (intmax_t) st->st_ctim.tv_sec, (long) st->st_ctim.tv_nsec);
 }
 
-/* Whether the cache open as FD is the file this boot's writer stamped
-   (CACHE.stamp): not changed since it was written and checked.  */
-static bool
-stamped (struct pdump_boot *b, const struct stat *st)
+/* The stamp of the cache whose status is ST: its own line, then the
+   image file's as it was when the cache was written from it (issue
+   33).  The cache is named by the image's header checksum, which
+   covers the sections' checksums but not their bytes: an image damaged
+   or rewritten in place under an intact header would otherwise go on
+   loading from the cache, its damage never seen.  Any write to the
+   image moves its change time, a replacement its inode: either makes
+   the next start load the image itself, checked in full.  */
+static void
+stamp_text (const struct pdump_boot *b, const struct stat *st, char *text,
+            size_t size)
 {
-  char path[sizeof b->cache + 8], want[128], have[128] = "";
+  stamp_of (st, text, size);
+  size_t used = strlen (text);
+  if (b->image != NULL)
+    stamp_of (b->image, text + used, size - used);
+}
+
+/* Whether the cache open as FD is the file this boot's writer stamped
+   (CACHE.stamp): not changed since it was written and checked, and
+   written from the image file as it is now.  False with the reason.  */
+static bool
+stamped (struct pdump_boot *b, const struct stat *st, const char **bad)
+{
+  char path[sizeof b->cache + 8], want[256], have[256] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
+  *bad = "changed since it was written, or not stamped";
   if (!read_private (path, have, sizeof have))
     return false;
-  stamp_of (st, want, sizeof want);
-  return strcmp (want, have) == 0;
+  stamp_text (b, st, want, sizeof want);
+  if (strcmp (want, have) == 0)
+    return true;
+  size_t own = strcspn (want, "\n") + 1;
+  if (strncmp (want, have, own) == 0)
+    *bad = "the image file changed since the cache was written from it";
+  return false;
 }
 
 /* Stamp the cache just put in place.  */
 static void
 stamp (struct pdump_boot *b)
 {
-  char path[sizeof b->cache + 8], text[128];
+  char path[sizeof b->cache + 8], text[256];
   struct stat st;
   int fd = open_entry (b->cache);
   if (fd < 0)
@@ -342,7 +384,7 @@ stamp (struct pdump_boot *b)
   close (fd);
   if (!ok)
     return;
-  stamp_of (&st, text, sizeof text);
+  stamp_text (b, &st, text, sizeof text);
   snprintf (path, sizeof path, "%s.stamp", b->cache);
   struct common_atomic out;
   if (common_atomic_begin (&out, path, "boot", 0600, true) != 0)
@@ -373,8 +415,8 @@ pdump_boot_open (struct pdump_boot *b)
     bad = "owned by another user";
   else if (st.st_mode & 077)
     bad = "group or others have access";
-  else if (!stamped (b, &st))
-    bad = "changed since it was written, or not stamped";
+  else if (stamped (b, &st, &bad))
+    bad = NULL;
   if (bad == NULL)
     return fd;
   close (fd);

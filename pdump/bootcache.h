@@ -14,7 +14,8 @@
                                hashes the image's path, IMAGESUM is the
                                image's header checksum
      PATHSUM-IMAGESUM-BASE.pdmp.stamp  the cache's device, inode, size
-                               and change time once written
+                               and change time once written, and the
+                               image file's when it was written from it
      lock                      flock'd by the one process writing a cache
      PATHSUM-IMAGESUM.cold     COLD verification boot: the image file's
                                boot id, device, inode, size and change
@@ -30,7 +31,11 @@
    file: a FIFO in its place would otherwise block the start forever.  The cache
    must also match its stamp: any write, truncation, chmod or
    replacement through the file system changes its change time, which
-   no user can set back.  Who can write there can already run code as
+   no user can set back; and so must the image file (a change to it
+   means a load of the image itself, checked in full).  A cache is
+   written only after the structural pass over the relocated heap
+   (load.c, structure_heap), so the source image the cache was made
+   from, crafted or not, passed it.  Who can write there can already run code as
    the user, so a cache that passes these checks is trusted the way the
    executable is: its header and tables are checked at each start, its
    body (HOT, COLD) is not hashed again.
@@ -61,7 +66,10 @@ struct pdump_boot
 {
   uint64_t base;              /* this boot's base; 0: none (see reason) */
   bool writing;
+  bool dir_is_xdg;            /* dir is $XDG_RUNTIME_DIR/dumper, not the
+                                 $TMPDIR fallback */
   int lock_fd;                /* DIR/lock, held while writing; -1 */
+  const struct stat *image;   /* the image file's status (setup) */
   char prefix[24];            /* "PATHSUM-": every cache of this image */
   struct common_atomic out;   /* a cache being written */
   /* XDG_RUNTIME_DIR and TMPDIR as the settings have them (NULL when
@@ -83,10 +91,11 @@ void pdump_boot_init (struct pdump_boot *b, const char *runtime_dir,
 
 /* Check the directory (creating it), read or choose this boot's base,
    and name the cache of the image at IMAGE_PATH whose header checksum
-   is IMAGE_SUM.  False (B->base 0) with B->reason when boot mode
-   cannot be used in this process.  */
+   is IMAGE_SUM and whose file status is IMAGE (kept, and stamped with
+   the cache: it must outlive B).  False (B->base 0) with B->reason
+   when boot mode cannot be used in this process.  */
 bool pdump_boot_setup (struct pdump_boot *b, const char *image_path,
-                       uint64_t image_sum);
+                       uint64_t image_sum, const struct stat *image);
 
 /* Open the cache and check its owner and mode: a descriptor, or -1
    with B->reason (no cache yet, or one that may not be trusted).  */

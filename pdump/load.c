@@ -471,9 +471,12 @@ place_unpack (struct placement *p, const struct pdump_view *view,
   p->region_size = region_size;
   p->method = PDUMP_LOAD_UNPACK;
   p->cold_summed = req->cold_check != DUMPER_COLD_SIZE;
+  /* OBJECTS when the structural pass may run (structure_heap: a
+     compressed image is never a boot cache).  */
+  bool objects = req->verify_heap != NULL
+                 || (req->verify_uncached && req->heap != NULL);
   for (unsigned k = PDUMP_SECTION_COLD; k <= PDUMP_SECTION_KIND_MAX && *st == DUMPER_OK; k++)
-    if (k != PDUMP_SECTION_TYPES
-        && (k != PDUMP_SECTION_OBJECTS || req->verify_heap != NULL))
+    if (k != PDUMP_SECTION_TYPES && (k != PDUMP_SECTION_OBJECTS || objects))
       *st = (k == PDUMP_SECTION_COLD && p->cold_summed
              ? pdump_unpack_section_checked : pdump_unpack_section)
         (view, k, base + view->sections[k].offset, read_stored, p, req->path,
@@ -684,6 +687,8 @@ struct load
                                    writing the cache */
   struct stat image_stat;       /* the file when it was opened */
   const char *cold_how;         /* how COLD was verified (pdump_stats) */
+  const char *structure_how;    /* whether the structural pass ran, and
+                                   why (pdump_stats) */
   bool skip_cold;               /* COLD's checksum not computed */
   bool hot_known;               /* at the preferred base, the file checked
                                    earlier this boot: HOT's pass skipped */
@@ -966,7 +971,8 @@ boot_prepare (struct load *l)
                 "plain image; this one is compressed");
       return DUMPER_OK;
     }
-  if (!pdump_boot_setup (&l->boot, req->path, l->view.header.header_checksum))
+  if (!pdump_boot_setup (&l->boot, req->path, l->view.header.header_checksum,
+                         &l->image_stat))
     return DUMPER_OK;
   int fd = pdump_boot_open (&l->boot);
   if (fd >= 0)
@@ -997,6 +1003,17 @@ boot_prepare (struct load *l)
           return DUMPER_OK;
         }
       close (fd);
+    }
+  if (req->verify_heap == NULL && req->heap == NULL)
+    {
+      /* Later starts trust the cache without checking its heap: one
+         that no structural pass checked is never written.  A relocated
+         load anywhere instead (preferred_address gives the reason).  */
+      l->boot.base = 0;
+      snprintf (l->boot.reason, sizeof l->boot.reason, "no boot cache is "
+                "written without a heap description to verify it with "
+                "(dumper_describe_heap before dumper_startup)");
+      return DUMPER_OK;
     }
   l->boot_write = true;
   return DUMPER_OK;
@@ -1231,6 +1248,78 @@ sum_cold_from_file (const struct load *l)
   return ok;
 }
 
+/* The description the structural pass of this load runs with, or NULL
+   for none; l->structure_how says which and why (pdump_stats).  A boot
+   cache is the one image no start verifies: the start that wrote it
+   ran the pass first (its cache is published only when the whole load
+   succeeded, pdump_boot_commit), whatever the verification mode, so
+   DUMPER_VERIFY_AUTO skips it there and runs it wherever the heap
+   comes from the image file.  */
+static const struct dumper_heap *
+structure_heap (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
+  const struct dumper_heap *heap = NULL;
+  if (req->verify_heap)
+    {
+      heap = req->verify_heap;
+      l->structure_how = l->boot_write ? "ran: verify structure, before "
+        "the boot cache is written" : "ran: verify structure";
+    }
+  else if (l->boot_hit)
+    l->structure_how = "skipped: the boot cache, verified when it was "
+                       "written";
+  else if (l->boot_write && req->verify_uncached)
+    {
+      /* boot_prepare writes no cache without a description.  */
+      heap = req->heap;
+      l->structure_how = "ran: before the boot cache is written";
+    }
+  else if (l->boot_write)
+    /* Verify none: the pass runs for the cache alone, and a refusal
+       only keeps the cache from being written (cache_structure).  */
+    l->structure_how = "ran: before the boot cache is written (for the "
+                       "cache alone: verify none)";
+  else if (req->verify_uncached && req->heap)
+    {
+      heap = req->heap;
+      l->structure_how = "ran: loaded from the image file, not a boot "
+                         "cache (verify auto)";
+    }
+  else
+    l->structure_how = req->verify_uncached
+      ? "off: no heap description to verify with (dumper_describe_heap "
+        "before dumper_startup)" : "off: verify none";
+  return heap;
+}
+
+/* Verify none, base mode boot, a cache being written: the structural
+   pass for the cache's sake.  An image it refuses is loaded all the
+   same, as verify none asks, but never cached.  */
+static void
+cache_structure (struct load *l)
+{
+  const struct pdump_load_request *req = l->req;
+  if (!l->boot_write || req->verify_heap || req->verify_uncached)
+    return;
+  char detail[512];
+  double t0 = pdump_now ();
+  enum dumper_status status
+    = pdump_verify_structure (&l->view, l->place.base, l->tables.code_relocs,
+                              &l->exe, req->heap, req->decls, req->decl_count,
+                              req->path, detail, sizeof detail);
+  l->vr.structure_seconds = pdump_now () - t0;
+  if (status == DUMPER_OK)
+    return;
+  pdump_boot_abort (&l->boot);
+  snprintf (l->boot.reason, sizeof l->boot.reason, "relocated to this "
+            "boot's base; no boot cache written: the structural pass "
+            "refused the image (%s)", detail);
+  l->structure_how = "ran: before the boot cache is written, and refused "
+                     "the image: no cache written, the image loaded as "
+                     "verify none asks";
+}
+
 /* Step: checksums, relocation (code pointers included), registry and,
    when asked, the structural pass: the one sequence dumper-inspect
    --check runs too (verify.c).  The file is closed afterwards.  */
@@ -1256,7 +1345,8 @@ verify_image (struct load *l)
     .view = &l->view, .bytes = place->base,
     .fill = place->hot_pending ? fill_hot : NULL, .fill_ctx = place,
     .image_base = (uintptr_t) place->base, .exe = &l->exe,
-    .heap = req->verify_heap, .decls = req->decls, .decl_count = req->decl_count,
+    .heap = structure_heap (l), .decls = req->decls,
+    .decl_count = req->decl_count,
     .registry = l->tables.registry, .scalars = l->tables.scalars,
     .code_relocs = l->tables.code_relocs,
     .trusted = l->boot_hit || l->hot_known,
@@ -1276,6 +1366,8 @@ verify_image (struct load *l)
     status = pdump_verify (&vr);
   l->vr = vr;
   l->vr.sums_seconds += t_cold;   /* pdump_stats: verify */
+  if (status == DUMPER_OK && !req->check_only)
+    cache_structure (l);
   if (status == DUMPER_OK)
     l->exe_pages = exe_pages (&l->view, place->base, l->tables.code_relocs,
                               NULL);
@@ -1345,6 +1437,25 @@ discard (struct load *l)
     munmap (l->marks, l->mark_bytes ? l->mark_bytes : 8);
   free (l->entries);
   l->entries = NULL;
+}
+
+/* Base mode boot's directory and its kind, or why there is none
+   (pdump_stats): a static copy, as the reasons.  */
+static const char *
+boot_dir_note (const struct load *l)
+{
+  static char note[sizeof l->boot.dir + sizeof l->boot.reason + 32];
+  static const char *const modes[] = { "random", "fixed", "boot" };
+  unsigned mode = l->req->base_mode;
+  if (mode != DUMPER_BASE_BOOT)
+    snprintf (note, sizeof note, "none: base mode %s",
+              mode < 3 ? modes[mode] : "?");
+  else if (l->boot.dir[0] != '\0')
+    snprintf (note, sizeof note, "%s: %s", l->boot.dir_is_xdg
+              ? "XDG_RUNTIME_DIR" : "fallback", l->boot.dir);
+  else
+    snprintf (note, sizeof note, "none: %s", l->boot.reason);
+  return note;
 }
 
 /* Step: keep HOT and COLD, give back the rest and the alignment slack,
@@ -1433,6 +1544,8 @@ commit (struct load *l)
   stats->placement_reason = published_reason;
   stats->exe_pages = l->exe_pages;
   stats->cold_check = l->cold_how;
+  stats->structure_check = l->structure_how;
+  stats->boot_dir = boot_dir_note (l);
   static char published_huge[sizeof huge_note];
   snprintf (published_huge, sizeof published_huge, "%s",
             place->method == PDUMP_LOAD_HYBRID || place->method == PDUMP_LOAD_UNPACK

@@ -46,7 +46,7 @@ tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.
 
 # The image checks at their edges, and the boot cache's checks one at a
 # time (issue 36).
-CHECK_SCRIPTS += tests/pdump/edges.sh tests/pdump/bootchecks.sh
+CHECK_SCRIPTS += tests/pdump/edges.sh tests/pdump/bootchecks.sh tests/pdump/default.sh
 
 # The physical floor of a load, for the benchmarks.
 NOINST_PROGRAMS += bench/pdump-floor

@@ -199,14 +199,26 @@ enum dumper_verify
      images that come from elsewhere (downloaded, written by a user's
      re-dump, shared between users).  Costs about a mark phase; see
      doc/format.md for the measured cost.  */
-  DUMPER_VERIFY_STRUCTURE = 1
+  DUMPER_VERIFY_STRUCTURE = 1,
+  /* The default: every heap the host gets has passed the structural
+     pass once.  A load from the image file runs it (base mode random,
+     fixed, a fallback, and the first load of base mode boot, which
+     writes the boot cache only after it); a load from a boot cache,
+     verified when it was written, does not.  Without a heap
+     description (dumper_describe_heap before dumper_startup) there is
+     nothing to verify with: as DUMPER_VERIFY_NONE, and pdump_stats ()
+     ->structure_check says so.  */
+  DUMPER_VERIFY_AUTO = 2
 };
 
 /* Choose the mode (call before dumper_startup).  The environment
-   variable DUMPER_PDUMP_VERIFY=none|structure overrides it; without
-   either the configured default applies (./configure
-   --with-pdump-verify=none|structure).  DUMPER_VERIFY_STRUCTURE needs
-   dumper_describe_heap before dumper_startup.  */
+   variable DUMPER_PDUMP_VERIFY=none|structure|auto overrides it;
+   without either the configured default applies (./configure
+   --with-pdump-verify=none|structure|auto, default auto).
+   DUMPER_VERIFY_STRUCTURE needs dumper_describe_heap before
+   dumper_startup.  In every mode a boot cache is written only after
+   the structural pass (later starts trust it), so base mode boot
+   writes none for a host that describes no heap.  */
 void dumper_set_verify (enum dumper_verify mode);
 
 /* Where the loader places a pdump image (doc/format.md, "Base modes").
@@ -214,8 +226,9 @@ void dumper_set_verify (enum dumper_verify mode);
    they are with the image there.  */
 enum dumper_base_mode
 {
-  /* Wherever mmap puts the image (ASLR), every image pointer relocated:
-     the default.  */
+  /* Wherever mmap puts the image (ASLR), every image pointer relocated
+     at every start (with DUMPER_VERIFY_AUTO, the structural pass at
+     every start too).  */
   DUMPER_BASE_RANDOM = 0,
   /* At the image's preferred base when that range is free: no image
      pointer is written, HOT stays shared with the page cache except the
@@ -231,14 +244,14 @@ enum dumper_base_mode
      base and apply only executable and code relocations, sharing its
      pages.  Anything wrong with the cache (missing, stale, wrong owner
      or mode, damaged, range taken) means a normal relocated load, never
-     a failed start.  */
+     a failed start.  The default (doc/format.md, "Base modes").  */
   DUMPER_BASE_BOOT = 2
 };
 
 /* Choose the base mode (call before dumper_startup).  The environment
    variable DUMPER_PDUMP_BASE=random|fixed|boot overrides it; without
    either the configured default applies (./configure
-   --with-pdump-base=random|fixed|boot).  */
+   --with-pdump-base=random|fixed|boot, default boot).  */
 void dumper_set_base_mode (enum dumper_base_mode mode);
 
 /* How the loader checks COLD, the image's pointer-free data, which

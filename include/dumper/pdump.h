@@ -159,6 +159,14 @@ struct pdump_stats
                                    memory, and the kernel's settings */
   const char *cold_check;       /* how COLD was verified: "checksum",
                                    or "skipped: " and why */
+  const char *structure_check;  /* whether the structural pass ran in
+                                   this load, and why ("ran: ...",
+                                   "skipped: ...", "off: ...") */
+  const char *boot_dir;         /* base mode boot's per-user directory
+                                   and its kind ("XDG_RUNTIME_DIR: DIR",
+                                   "fallback: DIR"), or "none: " and
+                                   why (another base mode, no usable
+                                   directory) */
 };
 
 /* Figures of the last dump written by this process.  */

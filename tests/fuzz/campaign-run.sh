@@ -5,7 +5,11 @@
 #
 # Usage: campaign-run.sh BUILDDIR HOST MODE COUNT [FIRST-SEED]
 #   HOST   toyhost (tests/pdump/toyhost) or dlisp (host/dlisp)
-#   MODE   none or structure (DUMPER_PDUMP_VERIFY)
+#   MODE   none or structure (DUMPER_PDUMP_VERIFY), or default: no
+#          DUMPER_PDUMP_* setting at all (the out-of-the-box base mode
+#          boot and verification auto, issue 33), with a private
+#          XDG_RUNTIME_DIR of its own, so every mutant is a first start
+#          that would write the boot cache
 #   COUNT  mutants per kind (tests/fuzz/mutate.c: reloc-clear reloc-set
 #          interior tag header flip record code uncode exe exe-top)
 #
@@ -39,6 +43,17 @@ KINDS=${CAMPAIGN_KINDS:-"reloc-clear reloc-set interior tag header flip record c
 W=`mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX"` || exit 1
 trap 'rm -rf "$W"' EXIT INT TERM
 
+# run: the host's start under MODE's settings
+if [ "$MODE" = default ]; then
+  mkdir -m 700 "$W/run" || exit 1
+  run () {
+    env -u DUMPER_PDUMP_VERIFY -u DUMPER_PDUMP_BASE -u DUMPER_PDUMP_COLD \
+      XDG_RUNTIME_DIR="$W/run" "$@"
+  }
+else
+  run () { env DUMPER_PDUMP_VERIFY="$MODE" "$@"; }
+fi
+
 case $HOST in
   toyhost)
     BIN=$BUILDDIR/tests/pdump/toyhost
@@ -68,7 +83,7 @@ for kind in $KINDS; do
     desc=`"$MUTATE" "$W/good.pdmp" "$W/m.pdmp" $kind $seed` || continue
     set -- $desc; cls=$3
     n=$((n + 1))
-    out=`DUMPER_PDUMP_VERIFY=$MODE timeout 10 "$BIN" $ARGS --dump-file="$W/m.pdmp" 2>"$W/err"`
+    out=`run timeout 10 "$BIN" $ARGS --dump-file="$W/m.pdmp" 2>"$W/err"`
     st=$?
     d=`echo "$out" | digest`
     verdict=

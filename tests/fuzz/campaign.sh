@@ -23,17 +23,22 @@ if [ "$BACKEND" != pdumper ]; then
 fi
 
 count=${CAMPAIGN_CHECK_COUNT:-12}
+# structure, and the default settings (none at all: base mode boot,
+# verification auto; issue 33: no mutant may crash or hang the host
+# out of the box).
+for mode in structure default; do
 for host in toyhost dlisp; do
   n=$count
   [ $host = dlisp ] && n=$(( (count + 3) / 4 ))
-  begin "campaign: $host, verify=structure, $n mutants per kind"
-  if sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" $host structure $n \
+  begin "campaign: $host, settings $mode, $n mutants per kind"
+  if sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" $host $mode $n \
        > "$T/out" 2> "$T/err"; then
     pass
   else
     fail "`cat "$T/out" "$T/err"`"
   fi
   sed 's/^/    /' "$T/out"
+done
 done
 
 RUN=$T/run

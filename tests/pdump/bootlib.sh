@@ -58,7 +58,8 @@ verdict () {
 }
 
 # restamp: the stamp of the cache $cache as it is now, as the writer
-# would have written it (pdump/bootcache.c, stamp_of).
+# would have written it (pdump/bootcache.c, stamp_text): the cache's
+# line, then the image file's ($T/a.pdmp).
 restamp () {
-  command stat -c '%d %i %s %.9Z' "$cache" > "$cache.stamp"
+  command stat -c '%d %i %s %.9Z' "$cache" "$T/a.pdmp" > "$cache.stamp"
 }

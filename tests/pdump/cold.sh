@@ -39,10 +39,12 @@ stat () {
 
 # start MODE [VAR=VALUE...]: one start with COLD verification MODE; its
 # status in $st, output in $T/out, stderr in $T/err
+# Base mode random unless the assignments say otherwise: a start from
+# the boot cache (the default base mode) checks no COLD of the file.
 start () {
   _mode=$1
   shift
-  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_COLD=$_mode "$@" "$DLISP" \
+  env XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=random DUMPER_PDUMP_COLD=$_mode "$@" "$DLISP" \
     --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err"
   st=$?
 }

@@ -211,7 +211,9 @@ expect_start "embedded: a flipped byte in the embedded HOT" 86 "$T/emb-bad" "HOT
 
 begin "embedded: strip keeps the image (a non-allocated section), still page-aligned and mapped"
 "$STRIP" -o "$T/emb-stripped" "$T/good-embedded"
-out=`"$T/emb-stripped" --stats 2>&1`
+# Base mode random: the question is whether the file can be mapped;
+# boot's first start reads the image to relocate it at the boot base.
+out=`DUMPER_PDUMP_BASE=random "$T/emb-stripped" --stats 2>&1`
 d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
 case "$d $out" in
   "$cold "*"mapped"*) pass ;;
@@ -302,7 +304,11 @@ while [ $i -lt $rounds ]; do
   val=`expr $seed % 256`
   cp "$img" "$T/m.pdmp"
   patch "$T/m.pdmp" $off $val
-  out=`"$TOY" --dump-file="$T/m.pdmp" 2>&1`
+  # Verification none, as --check (the default's structural pass
+  # refuses more); the default base mode, boot: the cache of the
+  # image before this round's damage must not be used (its stamp holds
+  # the image file's change time).
+  out=`DUMPER_PDUMP_VERIFY=none "$TOY" --dump-file="$T/m.pdmp" 2>&1`
   st=$?
   d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
   if [ $st -eq 0 ] && [ "$d" = "$cold" ]; then ok=`expr $ok + 1`

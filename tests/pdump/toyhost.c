@@ -802,10 +802,20 @@ main (int argc, char **argv)
   for (int i = 1; i + 1 < argc; i++)
     if (strcmp (argv[i], "--bad") == 0 && !parse_bad (argv[i + 1]))
       return 64;
-  dumper_describe_heap (&heap);
+  /* --late-heap-description: a host that describes its heap only after
+     dumper_startup (for its dumps), so the loader has none: no
+     structural pass, and no boot cache written (tests/pdump/default.sh).  */
+  bool late_description = false;
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--late-heap-description") == 0)
+      late_description = true;
+  if (!late_description)
+    dumper_describe_heap (&heap);
   enum dumper_status st = dumper_startup (&argc, &argv);
   if (st != DUMPER_OK)
     return dumper_report ("toyhost", st);
+  if (late_description)
+    dumper_describe_heap (&heap);
 
   int scale = 1;
   long long_length = 1000;
@@ -836,6 +846,8 @@ main (int argc, char **argv)
         clear = true;
       else if (strcmp (argv[i], "--strict") == 0)
         dumper_set_strict_lint (true);
+      else if (strcmp (argv[i], "--late-heap-description") == 0)
+        ;   /* above */
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
         {
           if (!parse_bad (argv[++i]))
@@ -926,6 +938,7 @@ main (int argc, char **argv)
               (unsigned long long) s->exe_relocs);
       printf ("world_at=%p exe_at=%p\n", untag (world), (void *) &variant);
       printf ("placement=%d\n", (int) s->placement);
+      printf ("structure: %s\n", s->structure_check);
       printf ("phases: open %.3f map %.3f verify %.3f relocate %.3f restore "
               "%.3f hooks %.3f ms; %ld minor faults\n", s->open_seconds * 1e3,
               s->map_seconds * 1e3, s->verify_seconds * 1e3,

@@ -229,7 +229,7 @@ else
     bad= refused=0
     for cut in 0 4096 $((size / 3)) $((size / 2)) $((size - 4096)); do
       cp "$T/big.pdmp" "$T/cut.pdmp"
-      out=`DUMPER_PDUMP_LOAD=$method DUMPER_TEST_TRUNCATE_IMAGE=$cut "$TOY" --scale 4 \
+      out=`DUMPER_PDUMP_BASE=random DUMPER_PDUMP_LOAD=$method DUMPER_TEST_TRUNCATE_IMAGE=$cut "$TOY" --scale 4 \
            --dump-file="$T/cut.pdmp" 2> "$T/err"`
       st=$?
       d=`printf '%s' "$out" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`

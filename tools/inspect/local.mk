@@ -68,7 +68,7 @@ tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o pdump/codec.o pdump/e
 	  pdump/codec.o pdump/check.o pdump/exe.o common/os.o $(XXHASH_LIBS) $(CODEC_LIBS)
 
 CAMPAIGN_COUNT = 300
-CAMPAIGN_MODES = none structure
+CAMPAIGN_MODES = none structure default
 campaign-run: tests/fuzz/mutate tests/pdump/toyhost host/dlisp
 	@for host in toyhost dlisp; do for mode in $(CAMPAIGN_MODES); do \
 	  echo "== $$host, verify=$$mode, $(CAMPAIGN_COUNT) mutants per kind"; \
