@@ -76,6 +76,14 @@ else
   fail "the second image differs or failed: `cat "$T/ct2.out"`"
 fi
 
+# The rest reads and crafts images with the test mutator and the
+# inspector, which a build configured --disable-tools lacks.
+if [ ! -x "$MUTATE" ] || [ ! -x "$INSPECT" ]; then
+  begin "pdumper: code words in the image, crafted element indexes"
+  skip "needs tests/fuzz/mutate and tools/dumper-inspect (a build without --disable-tools)"
+  finish
+fi
+
 # The element half of a code word, as the mutator reads it ("was
 # element N").
 element_of () {
