@@ -99,14 +99,15 @@ else
   fail "the dump failed: `cat "$T/cb.out"`"
 fi
 
-# refused_element VALUE WORDS: the code word's element set to VALUE (0:
-# the largest the half word holds) is refused with 86, saying WORDS, in
-# both verify modes, and the host's code never runs.
+# refused_element VALUE WORDS: the code word's element set to VALUE (at
+# most the largest the half word holds: 4294967295 is that, with either
+# word size) is refused with 86, saying WORDS, in both verify modes, and
+# the host's code never runs.
 refused_element () {
   "$MUTATE" "$T/ct" "$T/bad" code-element 1 $1 > /dev/null || {
     begin "pdumper: element $1"; fail "the mutator failed"; return; }
   _which=$1
-  [ "$1" = 0 ] && _which="the largest"
+  [ "$1" = 4294967295 ] && _which="the largest"
   for verify in none structure; do
     begin "pdumper: a crafted element index ($_which) is refused (86), verify=$verify"
     out=`DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=$verify \
@@ -140,7 +141,7 @@ case "$out" in
 esac
 
 refused_element 4 "which has 4 elements"
-refused_element 0 "which has 4 elements"
+refused_element 4294967295 "which has 4 elements"
 refused_element 3 "whose function is NULL in this executable"
 
 finish
