@@ -12,7 +12,8 @@
 # function through the heap and gets the cold start's digest.  pdumper
 # only:
 #   - every load method at a random base (so the code really moves),
-#     verify none and structure;
+#     verify none and structure; base modes fixed and boot (twice: the
+#     second start from the boot cache);
 #   - the same state gives the same image (the writer's choice of
 #     declaration is deterministic);
 #   - toy_callback, in the table and declared by DUMPER_DECLARE_CODE, is
@@ -66,6 +67,18 @@ for method in map hybrid read; do
     started "pdumper: load $method, random base, verify=$verify: the table's function is called" \
       "$out" $?
   done
+done
+
+# The other base modes: fixed (no image relocation; code words are
+# still replaced), boot (the second start uses the per-boot relocated
+# copy, written before code relocation, and replaces them again).
+RUN=$T/run
+mkdir "$RUN" && chmod 700 "$RUN"
+for base in fixed boot boot; do
+  out=`XDG_RUNTIME_DIR="$RUN" DUMPER_PDUMP_BASE=$base DUMPER_PDUMP_VERIFY=structure \
+       "$TOY" --bad code-table --dump-file="$T/ct" 2>&1`
+  started "pdumper: base $base, verify=structure: the table's function is called" \
+    "$out" $?
 done
 
 begin "pdumper: the same state gives the same image"
