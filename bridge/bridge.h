@@ -150,7 +150,7 @@ const char *bridge_exe_path (void);
 char *bridge_image_beside (const char *exe);
 
 /* The main program's PT_LOAD segments (its statics and code), read
-   from memory with dl_iterate_phdr.  */
+   from memory (common_main_program).  */
 struct bridge_exe_span
 {
   uintptr_t start[16], end[16];

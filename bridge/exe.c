@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
+#include "common/os.h"
 
 #ifndef DUMPER_LIBEXECDIR
 # define DUMPER_LIBEXECDIR "/usr/local/libexec"
@@ -159,28 +160,22 @@ bridge_cold_check (enum dumper_cold_check *mode)
   return st;
 }
 
-static int
-collect_main (struct dl_phdr_info *info, size_t size, void *data)
-{
-  (void) size;
-  struct bridge_exe_span *span = data;
-  int max = (int) (sizeof span->start / sizeof span->start[0]);
-  for (int i = 0; i < info->dlpi_phnum && span->count < max; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD)
-      {
-        span->start[span->count] = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-        span->end[span->count] = span->start[span->count]
-                                 + info->dlpi_phdr[i].p_memsz;
-        span->count++;
-      }
-  return 1;   /* the first object is the main program */
-}
-
 void
 bridge_exe_span (struct bridge_exe_span *span)
 {
   span->count = 0;
-  dl_iterate_phdr (collect_main, span);
+  struct common_program program;
+  if (!common_main_program (&program))
+    return;
+  int max = (int) (sizeof span->start / sizeof span->start[0]);
+  for (int i = 0; i < program.phnum && span->count < max; i++)
+    if (program.phdr[i].p_type == PT_LOAD)
+      {
+        span->start[span->count] = program.bias + program.phdr[i].p_vaddr;
+        span->end[span->count] = span->start[span->count]
+                                 + program.phdr[i].p_memsz;
+        span->count++;
+      }
 }
 
 bool

@@ -19,11 +19,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef HAVE_SYS_PERSONALITY_H
-# include <sys/personality.h>
-#endif
 
 #include "bridge.h"
+#include "common/os.h"
 #if DUMPER_WITH_PDUMPER
 # include "../pdump/backend.h"
 #endif
@@ -89,48 +87,18 @@ check_backend (const struct bridge_args *args)
 }
 
 /* An unexec dump must see the same addresses on every run of the
-   dumping program, so it runs with ASLR disabled: set the personality
-   flag and re-execute ourselves once.  Failure is not fatal (the static
-   arena and a non-PIE executable do not move anyway); it is a warning,
-   and the environment variable guarantees we never loop.  */
+   dumping program, so it runs with ASLR disabled: common_reexec_
+   without_aslr sets the personality flag and re-executes us once.
+   Failure is not fatal (the static arena and a non-PIE executable do
+   not move anyway); it is a warning, and the environment variable
+   guarantees we never loop.  */
 static void
 reexec_without_aslr (char **original_argv)
 {
-#ifdef HAVE_SYS_PERSONALITY_H
-  int persona = personality (0xffffffff);
-  bool retried = getenv (REEXEC_ENV) != NULL;
-  unsetenv (REEXEC_ENV);
-  if (persona == -1)
-    {
-      bridge_warn ("cannot read the process personality (%s); dumping "
-                   "with ASLR enabled", strerror (errno));
-      return;
-    }
-  if (persona & ADDR_NO_RANDOMIZE)
-    return;
-  if (retried)
-    {
-      bridge_warn ("re-executed with ADDR_NO_RANDOMIZE but ASLR is still "
-                   "enabled; dumping with ASLR enabled");
-      return;
-    }
-  if (personality ((unsigned long) persona | ADDR_NO_RANDOMIZE) == -1)
-    {
-      bridge_warn ("cannot disable ASLR with personality (%s); dumping "
-                   "with ASLR enabled", strerror (errno));
-      return;
-    }
-  setenv (REEXEC_ENV, "1", 1);
-  execv ("/proc/self/exe", original_argv);
-  int err = errno;
-  unsetenv (REEXEC_ENV);
-  personality ((unsigned long) persona);
-  bridge_warn ("cannot re-execute /proc/self/exe with ASLR disabled (%s); "
-               "dumping with ASLR enabled", strerror (err));
-#else
-  (void) original_argv;
-  bridge_warn ("this system has no personality(2); dumping with ASLR enabled");
-#endif
+  char why[256];
+  if (!common_reexec_without_aslr (original_argv, REEXEC_ENV, why,
+                                   sizeof why))
+    bridge_warn ("%s; dumping with ASLR enabled", why);
 }
 
 /* Hooks are called through the declaration table, never through an

@@ -69,6 +69,7 @@
 # define HAVE_LSAN_ROOTS 1
 #endif
 
+#include "common/os.h"
 #include "backend.h"
 #include "bootcache.h"
 #include "check.h"
@@ -123,41 +124,8 @@ struct placement
   char hot_detail[512];       /* its failure, which relocate would mask */
 };
 
-/* The size of a transparent huge page, the kernel's PMD mapping: 2 MiB
-   with 4 KiB pages, 32 MiB with 16 KiB and 512 MiB with 64 KiB
-   (aarch64).  From /sys/kernel/mm/transparent_hugepage/hpage_pmd_size,
-   read once; 2 MiB where it cannot be read (a kernel without THP, which
-   then gives none anyway).  */
-static size_t
-huge_page_size (void)
-{
-  static size_t size;
-  if (size == 0)
-    {
-      size_t found = (size_t) 2 << 20;
-      char text[32];
-      int fd = open ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-                     O_RDONLY | O_CLOEXEC);
-      if (fd >= 0)
-        {
-          ssize_t n = read (fd, text, sizeof text - 1);
-          close (fd);
-          text[n > 0 ? n : 0] = '\0';
-          char *end;
-          unsigned long long v = strtoull (text, &end, 10);
-          long page = sysconf (_SC_PAGESIZE);
-          /* A power of two, a multiple of the page, at most 1 GiB.  */
-          if (end != text && v >= (unsigned long long) (page > 0 ? page : 4096)
-              && v <= (1ull << 30) && (v & (v - 1)) == 0)
-            found = (size_t) v;
-        }
-      size = found;
-    }
-  return size;
-}
-
 /* HOT gets huge pages when it is aligned to them.  */
-#define HUGE_PAGE huge_page_size ()
+#define HUGE_PAGE common_huge_page_size ()
 
 static enum pdump_load_method
 choose_method (const struct pdump_view *view, uint64_t origin)
