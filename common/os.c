@@ -64,12 +64,11 @@ common_main_program (struct common_program *p)
 }
 
 bool
-common_reexec_without_aslr (char **argv, const char *guard, char *why,
-                            size_t size)
+common_reexec_without_aslr (char **argv, const char *guard, bool retried,
+                            char *why, size_t size)
 {
 #ifdef HAVE_SYS_PERSONALITY_H
   int persona = personality (0xffffffff);
-  bool retried = getenv (guard) != NULL;
   unsetenv (guard);
   if (persona == -1)
     {
@@ -100,8 +99,7 @@ common_reexec_without_aslr (char **argv, const char *guard, char *why,
             "(%s)", strerror (err));
   return false;
 #else
-  (void) argv;
-  (void) guard;
+  (void) argv, (void) guard, (void) retried;
   snprintf (why, size, "this system has no personality(2)");
   return false;
 #endif

@@ -38,10 +38,11 @@ int common_main_program (struct common_program *p);
 /* Run the program again, from /proc/self/exe with ARGV, with address
    space randomisation disabled (personality ADDR_NO_RANDOMIZE), unless
    it is already disabled.  GUARD names an environment variable set
-   across the re-execution, so the new process does not try again.
+   across the re-execution, so the new process, which finds it set
+   (RETRIED), does not try again; it is removed from the environment.
    Returns true when ASLR is off (it returns only then, or on failure);
    false with the reason in WHY (SIZE bytes) when it stays on.  */
 bool common_reexec_without_aslr (char **argv, const char *guard,
-                                 char *why, size_t size);
+                                 bool retried, char *why, size_t size);
 
 #endif

@@ -111,7 +111,7 @@ CLEANFILES += tests/fuzz/fuzz_image tests/fuzz/fuzz_load
 tests/fuzz/build/%.o: %.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -std=gnu11 $(WARN_CFLAGS) -g -O1 \
-	  -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -c -o $@ $<
+	  -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -MMD -MP -c -o $@ $<
 
 tests/fuzz/fuzz_image: $(FUZZ_OBJS) tests/fuzz/build/tests/fuzz/target_image.o
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \
