@@ -4,14 +4,17 @@
 # real loader, through a real host.
 #
 # Usage: campaign-run.sh BUILDDIR HOST MODE COUNT [FIRST-SEED]
-#   HOST   toyhost (tests/pdump/toyhost) or dlisp (host/dlisp)
+#   HOST   toyhost (tests/pdump/toyhost), toyhost-code (toyhost --bad
+#          code-table: a code pointer to an element of a code table,
+#          called after the load) or dlisp (host/dlisp)
 #   MODE   none or structure (DUMPER_PDUMP_VERIFY), or default: no
 #          DUMPER_PDUMP_* setting at all (the out-of-the-box base mode
 #          boot and verification auto, issue 33), with a private
 #          XDG_RUNTIME_DIR of its own, so every mutant is a first start
 #          that would write the boot cache
 #   COUNT  mutants per kind (tests/fuzz/mutate.c: reloc-clear reloc-set
-#          interior tag header flip record code uncode exe exe-top)
+#          interior tag header flip record code uncode exe exe-top;
+#          code-element by CAMPAIGN_KINDS only)
 #
 # The load method and base mode are the environment's
 # (DUMPER_PDUMP_LOAD, DUMPER_PDUMP_BASE; base mode boot needs a private
@@ -60,6 +63,12 @@ case $HOST in
     "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
     digest () { sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'; }
     ARGS=
+    ;;
+  toyhost-code)
+    BIN=$BUILDDIR/tests/pdump/toyhost
+    ARGS="--bad code-table"
+    "$BIN" $ARGS --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
+    digest () { sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'; }
     ;;
   dlisp)
     BIN=$BUILDDIR/host/dlisp
