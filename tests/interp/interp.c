@@ -919,9 +919,12 @@ static int rehashed, reseeded;
 static void
 interp_after_load (void)
 {
+  /* Registration calls it once in the cold init, before
+     dumper_mark_initialized: nothing to do then.  (The start info's
+     origin is set only after the hooks; `moved' already is.)  */
+  if (L_main == NULL || !initialized)
+    return;
   const struct dumper_start_info *si = dumper_start_info ();
-  if (L_main == NULL || si->origin == DUMPER_ORIGIN_COLD)
-    return;                        /* the cold init built everything here */
   global_State *g = L_main->l_G;
   g->rng = (uint64_t) time (NULL) * 0x9e3779b97f4a7c15u ^ (uint64_t) getpid ()
            ^ (uint64_t) clock ();
