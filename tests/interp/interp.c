@@ -1357,10 +1357,14 @@ translate_args (int argc, char **argv)
   return out;
 }
 
+/* The translated vector lives as long as the process (the bridge keeps
+   pointers into it).  */
+static char **args;
+
 int
 main (int argc, char **argv)
 {
-  char **args = translate_args (argc, argv);
+  args = translate_args (argc, argv);
   for (argc = 0; args[argc]; argc++)
     ;
   enum dumper_status st = dumper_describe_heap (&heap);
