@@ -340,11 +340,15 @@ luaD_checkstack (lua_State *L, int n)
     L->ci->top = L->top + n;
 }
 
+/* V may be a stack slot (an open upvalue's): copied before the stack
+   may move.  */
 static void
 push (lua_State *L, const TValue *v)
 {
+  TValue copy;
+  setobj (&copy, v);
   luaD_checkstack (L, 1);
-  setobj (L->top++, v);
+  setobj (L->top++, &copy);
 }
 
 /* Popped slots are cleared, as Lua's collector clears the dead part of
