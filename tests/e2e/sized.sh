@@ -12,8 +12,8 @@
 #   and the start prints what a cold start prints;
 #   refused at the dump, no file, the pre-dump check's message:
 #   referrers that disagree on a block's length (91), a length larger
-#   than the block (91), an interior pointer into a block nobody
-#   reaches (96), a sized block reported as a typed pointer and a typed
+#   than the block (91), a length of 0 (91), an interior pointer into
+#   a block nobody reaches (96), a sized block reported as a typed pointer and a typed
 #   object as a sized block (91);
 #   refused at dumper_describe_heap (91): an owner-sized type with a
 #   trace function, a normal one with trace_sized, a tag naming an
@@ -77,6 +77,8 @@ refused unreached 96 "type \`thread' at 0x" "field at +`expr 3 \* $W`:" \
 refused sized-as-ptr 91 "field at +`expr 5 \* $W`:" \
   "a typed pointer to type 3 (\`code'), an owner-sized type"
 refused ptr-as-sized 91 "a sized pointer (dumper_trace_sized) to type 0 (\`thread'), which is not an owner-sized type"
+refused empty 91 "type \`thread' at 0x" "field at +`expr 5 \* $W`:" \
+  "of type \`code' is reported with 0 bytes; report an empty block as NULL"
 refused desc-trace 91 "type 2 (slots) has no size function (an owner-sized type) but a trace function"
 refused desc-sized 91 "type 1 (cell) has a size function and a trace_sized function"
 refused desc-tag 91 "tag 3 maps to type 2 (slots), an owner-sized type"

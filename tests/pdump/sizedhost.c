@@ -76,11 +76,12 @@ enum bad_mode
   BAD_PTR_AS_SIZED,   /* peer reported with dumper_trace_sized */
   BAD_DESC_TRACE,     /* the owner-sized slots type has a trace */
   BAD_DESC_SIZED,     /* the cell type has a trace_sized */
-  BAD_DESC_TAG        /* a tag (3) maps to the owner-sized slots type */
+  BAD_DESC_TAG,       /* a tag (3) maps to the owner-sized slots type */
+  BAD_EMPTY           /* a code array of length 0, not NULL */
 };
 static const char *const bad_names[] = {
   "none", "disagree", "overrun", "unreached", "sized-as-ptr",
-  "ptr-as-sized", "desc-trace", "desc-sized", "desc-tag"
+  "ptr-as-sized", "desc-trace", "desc-sized", "desc-tag", "empty"
 };
 static enum bad_mode bad_mode;
 
@@ -253,6 +254,11 @@ init_once (void)
     a->capacity = b->capacity = 1000;
   if (bad_mode == BAD_UNREACHED)
     a->top = (word *) alloc (64) + 1;
+  if (bad_mode == BAD_EMPTY)
+    {
+      b->code_length = 0;
+      b->pc = b->code;
+    }
 }
 
 /* --big: 2 MiB of cells in each stack, more than the writer's HOT
