@@ -1331,7 +1331,25 @@ init_once (void)
 
 /* Our options become the bridge's: --dump=FILE is --temacs=... plus
    --output=FILE (kept, so the unexec re-exec sees it), --image=FILE is
-   --dump-file=FILE.  */
+   --dump-file=FILE.  The strings made here live as long as the process
+   (the bridge keeps pointers to them, and removes its own from the
+   vector): OWNED holds them.  */
+static char *owned[8];
+static int owned_count;
+
+static char *
+join (const char *option, const char *value)
+{
+  if (owned_count == (int) (sizeof owned / sizeof owned[0]))
+    fatal ("too many --dump and --image options");
+  char *s = malloc (strlen (option) + strlen (value) + 1);
+  if (s == NULL)
+    fatal ("out of memory");
+  strcpy (s, option);
+  strcat (s, value);
+  return owned[owned_count++] = s;
+}
+
 static char **
 translate_args (int argc, char **argv)
 {
@@ -1343,18 +1361,10 @@ translate_args (int argc, char **argv)
     if (strncmp (argv[i], "--dump=", 7) == 0)
       {
         out[n++] = DUMPER_WITH_UNEXEC ? "--temacs=dump" : "--temacs=pdump";
-        out[n] = malloc (strlen (argv[i]) + 3);
-        if (out[n] == NULL)
-          fatal ("out of memory");
-        sprintf (out[n++], "--output=%s", argv[i] + 7);
+        out[n++] = join ("--output=", argv[i] + 7);
       }
     else if (strncmp (argv[i], "--image=", 8) == 0)
-      {
-        out[n] = malloc (strlen (argv[i]) + 5);
-        if (out[n] == NULL)
-          fatal ("out of memory");
-        sprintf (out[n++], "--dump-file=%s", argv[i] + 8);
-      }
+      out[n++] = join ("--dump-file=", argv[i] + 8);
     else
       out[n++] = argv[i];
   out[n] = NULL;
