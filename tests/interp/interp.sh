@@ -11,7 +11,8 @@
 #   pdumper: base modes random, fixed and boot (cache written, then
 #            used) with load methods map, read and hybrid, each with
 #            verify=none and verify=structure; compressed images
-#            (unpack) with each codec the build has; address-keyed
+#            (unpack) with each codec the build has, and embedded in
+#            the executable (dumper-embed); address-keyed
 #            tables are rehashed (moved=1); two dumps are identical.
 #   unexec:  the dumped executable (moved=0, nothing rehashed); two
 #            dumps are identical.
@@ -127,6 +128,20 @@ for codec in $CODECS; do
       env DUMPER_PDUMP_VERIFY=$verify "$INTERP" --image="$T/c-$codec"
   done
 done
+
+# The image embedded in a copy of the executable (dumper-embed): found
+# without --image, at every start.
+begin "an embedded image: dumper-embed makes the executable"
+if "$BUILDDIR/tools/dumper-embed" "$INTERP" "$T/a" -o "$T/interp-embedded" \
+     > "$T/embed.out" 2>&1; then
+  pass
+  for verify in none structure; do
+    restored "an embedded image, verify=$verify" "$want" \
+      env DUMPER_PDUMP_VERIFY=$verify "$T/interp-embedded"
+  done
+else
+  fail "`cat "$T/embed.out"`"
+fi
 
 identical "pdumper: two images of the same state are identical"
 
