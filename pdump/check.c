@@ -618,7 +618,7 @@ code_target (pdump_word code, const struct dumper_decl *decls,
                               && decls[index].kind != DUMPER_DECL_CODE_TABLE))
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "HOT word %u names declaration %" PRIu64 ", which is "
-                 "not a declared code target or code table (the executable "
+                 "not a declared code target (the executable "
                  "declares %zu entries)", w, index, decl_count);
   const struct dumper_decl *d = &decls[index];
   const char *name = d->name ? d->name : "?";

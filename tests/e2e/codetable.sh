@@ -21,12 +21,15 @@
 #     recomputed): an element index one past the table, or the largest
 #     the word holds, and the NULL terminator's index, are refused (86)
 #     with a message naming the table, in both verify modes, before the
-#     host runs.
+#     host runs, and by dumper-inspect --check --exe;
+#   - dumper-inspect --exe lists the code pointer as the table's element
+#     and names the function.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 
 TOY=$BUILDDIR/tests/pdump/toyhost
 MUTATE=$BUILDDIR/tests/fuzz/mutate
+INSPECT=$BUILDDIR/tools/dumper-inspect
 
 dump_option "code table tests"
 
@@ -107,7 +110,27 @@ refused_element () {
       *) fail "status $st: $out" ;;
     esac
   done
+  begin "pdumper: dumper-inspect --check --exe refuses the element index ($_which) too (86)"
+  out=`"$INSPECT" --check --exe "$TOY" "$T/bad" 2>&1`
+  st=$?
+  case "$st:$out" in
+    86:*"of code table toy_ops[].fn"*"$2"*) pass ;;
+    *) fail "status $st: $out" ;;
+  esac
 }
+begin "pdumper: dumper-inspect --exe shows the code pointer as (table, element) and names the function"
+out=`"$INSPECT" --exe "$TOY" "$T/ct" 2>&1`
+case "$out" in
+  *"Code pointers: 1 (RELOC_CODE)"*" bad  code table toy_ops[].fn (declaration "*") element 2 -> toy_op_scale+0x0"*) pass ;;
+  *) fail "`echo "$out" | tail -4`" ;;
+esac
+begin "pdumper: dumper-inspect --exe names a DUMPER_DECLARE_CODE target by its declaration"
+out=`"$INSPECT" --exe "$TOY" "$T/cb" 2>&1`
+case "$out" in
+  *" bad  code toy_callback (declaration "*") -> toy_callback+0x0"*) pass ;;
+  *) fail "`echo "$out" | tail -4`" ;;
+esac
+
 refused_element 4 "which has 4 elements"
 refused_element 0 "which has 4 elements"
 refused_element 3 "whose function is NULL in this executable"
