@@ -19,7 +19,8 @@
 #   trace function, a normal one with trace_sized, a tag naming an
 #   owner-sized type, static objects declared with one.
 # pdumper only: the image loads with verify=structure, its mark bits
-# hold the sized blocks; interior words of objects the streamed writer
+# hold the sized blocks; dumper-inspect shows them and the interior
+# pointers; interior words of objects the streamed writer
 # had already written out (--big) come out as when written in memory;
 # crafted
 # images refused by verify=structure with the check under test's
@@ -145,6 +146,31 @@ if [ "$W" = 8 ] && [ "$magic" != `printf %d 0x5448524541440001` ]; then
   begin "the first HOT object is the first thread"
   fail "HOT starts with $magic"
   finish
+fi
+
+# dumper-inspect shows the owner-sized blocks and counts the interior
+# pointers (8: top, end, pc and self of each thread).
+INSPECT=$BUILDDIR/tools/dumper-inspect
+begin "dumper-inspect: owner-sized types and blocks, interior pointers"
+summary=`"$INSPECT" "$T/good" 2>&1`
+objects=`"$INSPECT" --objects --type code "$T/good" 2>&1`
+refs=`"$INSPECT" --refs \`printf 0x%x $hot\` "$T/good" 2>&1`
+json=`"$INSPECT" --json --objects --type slots "$T/good" 2>&1`
+if ! printf '%s\n' "$summary" | grep -q '^  slots  *HOT .*  owner-sized$'; then
+  fail "summary: $summary"
+elif ! printf '%s\n' "$summary" | grep -q "^  owner-sized blocks: 3 (`expr 16 \* $W + 32` bytes)"; then
+  fail "summary: $summary"
+elif ! printf '%s\n' "$summary" | grep -q '^  interior  *8  of them interior pointers'; then
+  fail "summary: $summary"
+elif [ `printf '%s\n' "$objects" | grep -c 'COLD  *code  *[0-9]*  owner-sized$'` -ne 2 ]; then
+  fail "--objects: $objects"
+elif ! printf '%s\n' "$refs" | grep -q "+`expr 8 \* $W`  .* thread (interior, +`expr 9 \* $W` bytes into it)"; then
+  fail "--refs (the self-pointer): $refs"
+else
+  case $json in
+    *'"owner_sized": true'*) pass ;;
+    *) fail "--json: $json" ;;
+  esac
 fi
 
 # crafted NAME FIELD WORDS EDIT...: the good image with EDITs

@@ -475,7 +475,8 @@ mutate_header (struct image *im, char *what, size_t what_size)
     { "file_size", 24, 8 }, { "page_size", 32, 8 },
     { "section_table_offset", 40, 8 }, { "fingerprint", 48, 1 },
     { "object_count", 64, 8 }, { "type_count", 72, 4 }, { "tag_bits", 76, 4 },
-    { "image_size", 80, 8 }, { "preferred_base", 96, 8 }, { "reserved", 104, 8 }
+    { "image_size", 80, 8 }, { "preferred_base", 96, 8 },
+    { "interior_count", 104, 8 }, { "reserved", 112, 8 }
   };
   static const struct { const char *name; size_t at; unsigned width; } section[] = {
     { "kind", 0, 4 }, { "flags", 4, 4 }, { "offset", 8, 8 }, { "size", 16, 8 },
