@@ -452,16 +452,8 @@ static const luaL_Reg baselib[] = {
   { "add", b_add }, { "mul", b_mul }, { "neg", b_neg }, { "len", b_len },
   { NULL, NULL }
 };
-/* One line for the whole table once the library has code tables;
-   until then each function is declared on its own.  */
-#ifdef DUMPER_DECLARE_CODE_TABLE
+/* Every function of the table is a code target a value may hold.  */
 DUMPER_DECLARE_CODE_TABLE (baselib, func);
-#else
-DUMPER_DECLARE_CODE (b_add);
-DUMPER_DECLARE_CODE (b_mul);
-DUMPER_DECLARE_CODE (b_neg);
-DUMPER_DECLARE_CODE (b_len);
-#endif
 
 /* ------------------------------------------------------------------ */
 /* The virtual machine (lvm.c): one instruction is op | arg << 8.  */
