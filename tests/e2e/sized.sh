@@ -107,6 +107,17 @@ case "$st:$out" in
   *) fail "status $st: $out" ;;
 esac
 
+# A start from the image dumps again (the pre-dump check and the walk
+# meet the blocks and interior targets inside the loaded image, where
+# the stack's end is also the next object's start): the same bytes.
+begin "a start from the image dumps again: the same bytes"
+if "$HOST" --dump-file="$T/good" --temacs=pdump --output "$T/again" > "$T/again.out" 2>&1; then
+  if cmp -s "$T/good" "$T/again"; then pass
+  else fail "the second image differs"; fi
+else
+  fail "the second dump failed: `cat "$T/again.out"`"
+fi
+
 # --big 2: two more threads, each written out before the writer
 # traces it (late), so their interior words are resolved after they
 # are in the file and laid over HOT when it is read back.  The same
