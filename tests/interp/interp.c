@@ -1323,29 +1323,34 @@ init_once (void)
 
 /* Our options become the bridge's: --dump=FILE is --temacs=... plus
    --output=FILE (kept, so the unexec re-exec sees it), --image=FILE is
-   --dump-file=FILE.  The strings made here live as long as the process
+   --dump-file=FILE.  The strings made here live until main returns
    (the bridge keeps pointers to them, and removes its own from the
-   vector): OWNED holds them.  */
-static char *owned[8];
-static int owned_count;
+   vector), in main's MADE: a static holding them would be a malloc
+   pointer in the data an unexec dump saves, which it warns about.  */
+struct made_args
+{
+  char **vector;
+  char *strings[16];
+  int count;
+};
 
 static char *
-join (const char *option, const char *value)
+join (struct made_args *made, const char *option, const char *value)
 {
-  if (owned_count == (int) (sizeof owned / sizeof owned[0]))
+  if (made->count == (int) (sizeof made->strings / sizeof made->strings[0]))
     fatal ("too many --dump and --image options");
   char *s = malloc (strlen (option) + strlen (value) + 1);
   if (s == NULL)
     fatal ("out of memory");
   strcpy (s, option);
   strcat (s, value);
-  return owned[owned_count++] = s;
+  return made->strings[made->count++] = s;
 }
 
-static char **
-translate_args (int argc, char **argv)
+static void
+translate_args (struct made_args *made, int argc, char **argv)
 {
-  char **out = calloc ((size_t) argc * 2 + 1, sizeof *out);
+  char **out = made->vector = calloc ((size_t) argc * 2 + 1, sizeof *out);
   if (out == NULL)
     fatal ("out of memory");
   int n = 0;
@@ -1353,26 +1358,19 @@ translate_args (int argc, char **argv)
     if (strncmp (argv[i], "--dump=", 7) == 0)
       {
         out[n++] = DUMPER_WITH_UNEXEC ? "--temacs=dump" : "--temacs=pdump";
-        out[n++] = join ("--output=", argv[i] + 7);
+        out[n++] = join (made, "--output=", argv[i] + 7);
       }
     else if (strncmp (argv[i], "--image=", 8) == 0)
-      out[n++] = join ("--dump-file=", argv[i] + 8);
+      out[n++] = join (made, "--dump-file=", argv[i] + 8);
     else
       out[n++] = argv[i];
   out[n] = NULL;
-  return out;
 }
 
-/* The translated vector lives as long as the process (the bridge keeps
-   pointers into it).  */
-static char **args;
-
-int
-main (int argc, char **argv)
+/* The host's main, on the translated arguments.  */
+static int
+run (int argc, char **args)
 {
-  args = translate_args (argc, argv);
-  for (argc = 0; args[argc]; argc++)
-    ;
   enum dumper_status st = dumper_describe_heap (&heap);
   if (st == DUMPER_OK)
     st = dumper_startup (&argc, &args);
@@ -1421,4 +1419,18 @@ main (int argc, char **argv)
           (unsigned long long) before, (long long) result.value_.i,
           L->stacksize, (unsigned long long) digest (L));
   return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct made_args made = { .count = 0 };
+  translate_args (&made, argc, argv);
+  for (argc = 0; made.vector[argc]; argc++)
+    ;
+  int status = run (argc, made.vector);
+  for (int i = 0; i < made.count; i++)
+    free (made.strings[i]);
+  free (made.vector);
+  return status;
 }
