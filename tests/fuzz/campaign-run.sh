@@ -6,7 +6,9 @@
 # Usage: campaign-run.sh BUILDDIR HOST MODE COUNT [FIRST-SEED]
 #   HOST   toyhost (tests/pdump/toyhost), toyhost-code (toyhost --bad
 #          code-table: a code pointer to an element of a code table,
-#          called after the load) or dlisp (host/dlisp)
+#          called after the load), dlisp (host/dlisp) or sizedhost
+#          (tests/pdump/sizedhost: owner-sized blocks and interior
+#          pointers, for the kinds sized-length, interior-out)
 #   MODE   none or structure (DUMPER_PDUMP_VERIFY), or default: no
 #          DUMPER_PDUMP_* setting at all (the out-of-the-box base mode
 #          boot and verification auto, issue 33), with a private
@@ -62,6 +64,12 @@ case $HOST in
     BIN=$BUILDDIR/tests/pdump/toyhost
     "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
     digest () { sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'; }
+    ARGS=
+    ;;
+  sizedhost)
+    BIN=$BUILDDIR/tests/pdump/sizedhost
+    "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
+    digest () { sed -n 's/^relations: //p'; }
     ARGS=
     ;;
   toyhost-code)
