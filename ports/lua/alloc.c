@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* ports/lua/alloc.c: the lua_Alloc of the port.
+
+   Every block of a Lua state comes from libdumper (dumper_alloc), so
+   that an unexec dump finds it in the static arena and the pre-dump
+   check of a pdump finds it among the live blocks.  Objects restored
+   from a pdump image are not the allocator's: they are never freed
+   (the image stays mapped) and growing one copies it into a new block.
+
+   Lua allocates a thread as one block of LUA_EXTRASPACE bytes followed
+   by the lua_State (LX; the main thread and global_State are the LG
+   block), and frees it by the block's address.  The image holds the
+   lua_State only (heap.c), so a restored thread's block address lies
+   LUA_EXTRASPACE bytes before an image object.  */
+
+#include <config.h>
+
+#include <string.h>
+
+#include <dumper/pdump.h>
+
+#include "port.h"
+
+/* True when PTR, a block Lua allocated, is an object of the loaded
+   image (or a restored thread's block, see above).  */
+static bool
+in_image (void *ptr)
+{
+  return pdump_object_p (ptr)
+         || pdump_object_p ((char *) ptr + LUA_EXTRASPACE);
+}
+
+void *
+lua_port_alloc (void *ud, void *ptr, size_t osize, size_t nsize)
+{
+  (void) ud;
+  if (nsize == 0)
+    {
+      if (ptr != NULL && !in_image (ptr))
+        dumper_free (ptr);
+      return NULL;
+    }
+  if (ptr == NULL)              /* OSIZE is then the object's kind */
+    return dumper_alloc (nsize);
+  if (in_image (ptr))
+    {
+      void *copy = dumper_alloc (nsize);
+      if (copy != NULL)
+        memcpy (copy, ptr, osize < nsize ? osize : nsize);
+      return copy;
+    }
+  return dumper_realloc (ptr, nsize);
+}

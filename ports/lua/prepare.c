@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* ports/lua/prepare.c: the state made ready for a dump, and what no
+   dump can hold refused with a message that names it.
+
+   Readiness is Lua's own housekeeping, through its own functions:
+   - a full collection (lua_gc): garbage gone, and its atomic phase
+     sets every live thread's dead stack slots (above top) to nil, so
+     the stacks hold no stale pointers;
+   - every thread's spare CallInfos freed (luaE_freeCI): their fields
+     are stale (a CallInfo past L->ci may point into a stack since
+     reallocated), and the live ones are exactly the chain up to ci.
+
+   Refused (the first found is named): a C library loaded with dlopen
+   (its code and data are not the executable's), a file handle other
+   than the three standard streams that is still open, a userdata whose
+   payload layout the port does not know (by its metatable's __name), a
+   pending string.gmatch iterator (C pointers into its strings), a light
+   userdata that does not point into the executable.  */
+
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "port.h"
+
+#include "lobject.h"
+#include "lstate.h"
+#include "ltable.h"
+#include "lfunc.h"
+#include "lstring.h"
+#include "lgc.h"
+
+/* The executable's extent (GNU ld's symbols).  */
+extern char __executable_start[], _end[];
+
+struct refusal
+{
+  char *why;
+  size_t size;
+  bool refused;
+};
+
+static void refuse (struct refusal *r, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static void
+refuse (struct refusal *r, const char *fmt, ...)
+{
+  if (!r->refused)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (r->why, r->size, fmt, ap);
+      va_end (ap);
+    }
+  r->refused = true;
+}
+
+static void
+check_value (struct refusal *r, const TValue *v, const char *where)
+{
+  if (rawtt (v) != LUA_VLIGHTUSERDATA || v->value_.p == NULL)
+    return;
+  const char *p = v->value_.p;
+  if (p >= __executable_start && p < _end)
+    return;
+  char what[96];
+  snprintf (what, sizeof what, "%p (in %s)", v->value_.p, where);
+  refuse (r, "a light userdata %s points outside the executable", what);
+}
+
+static void
+check_table (struct refusal *r, Table *h)
+{
+  unsigned asize = luaH_realasize (h);
+  for (unsigned i = 0; i < asize; i++)
+    check_value (r, &h->array[i], "a table");
+  if (isdummy (h))
+    return;
+  for (unsigned i = 0; i < (unsigned) sizenode (h); i++)
+    {
+      Node *n = gnode (h, i);
+      TValue key;
+      getnodekey (NULL, &key, n);
+      check_value (r, gval (n), "a table");
+      check_value (r, &key, "a table key");
+    }
+}
+
+/* The __name of userdata U's metatable, or "(no __name)".  */
+static const char *
+udata_name (lua_State *L, Udata *u)
+{
+  if (u->metatable == NULL)
+    return "(no metatable)";
+  const TValue *name = luaH_getshortstr (u->metatable, luaS_new (L, "__name"));
+  return ttisstring (name) ? getstr (tsvalue (name)) : "(no __name)";
+}
+
+static void
+check_udata (lua_State *L, struct refusal *r, Udata *u)
+{
+  for (int i = 0; i < u->nuvalue; i++)
+    check_value (r, &u->uv[i].uv, "a userdata's user value");
+  void *payload = getudatamem (u);
+  switch (lua_port_io_udata_kind (L, payload, u->metatable))
+    {
+    case 1: case 2: return;     /* a standard stream, a closed file */
+    case 3:
+      refuse (r, "an open file other than io.stdin, io.stdout and io.stderr "
+              "(%s); close it before the init ends", udata_name (L, u));
+      return;
+    default: break;
+    }
+  if (u->len == 0 || payload == lua_port_ranstate (L))
+    return;
+  refuse (r, "a userdata of type %s, whose C layout the port does not know",
+          udata_name (L, u));
+}
+
+static void
+check_thread (struct refusal *r, lua_State *th)
+{
+  luaE_freeCI (th);
+  for (StkId o = th->stack; o < th->top; o++)
+    check_value (r, s2v (o), "a thread's stack");
+}
+
+static void
+check_object (lua_State *L, struct refusal *r, GCObject *o)
+{
+  switch (o->tt)
+    {
+    case LUA_VTABLE: check_table (r, gco2t (o)); break;
+    case LUA_VUSERDATA: check_udata (L, r, gco2u (o)); break;
+    case LUA_VTHREAD: check_thread (r, gco2th (o)); break;
+    case LUA_VUPVAL:
+      if (!upisopen (gco2upv (o)))
+        check_value (r, gco2upv (o)->v, "an upvalue");
+      break;
+    case LUA_VCCL:
+      {
+        CClosure *cl = gco2ccl (o);
+        if (lua_port_gmatch_p (cl->f))
+          refuse (r, "a pending string.gmatch iterator (its state holds "
+                  "C pointers into its strings); finish or drop it before "
+                  "the init ends");
+        for (int i = 0; i < cl->nupvalues; i++)
+          check_value (r, &cl->upvalue[i], "a C closure's upvalue");
+        break;
+      }
+    default: break;
+    }
+}
+
+int
+lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
+{
+  struct refusal r = { why, why_size, false };
+  lua_gc (L, LUA_GCCOLLECT);
+  const char *lib = lua_port_loaded_clib (L);
+  if (lib != NULL)
+    refuse (&r, "the C library %s was loaded with dlopen during the init "
+            "(a dump holds no code or data of a shared library)", lib);
+  global_State *g = G (L);
+  check_thread (&r, g->mainthread);
+  GCObject *lists[] = { g->allgc, g->finobj, g->tobefnz, g->fixedgc };
+  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+    for (GCObject *o = lists[i]; o != NULL && !r.refused; o = o->next)
+      check_object (L, &r, o);
+  return r.refused ? 1 : 0;
+}
