@@ -130,6 +130,15 @@ bridge_alloc_block_p (uintptr_t address, void *data)
   return common_blockset_has (&arena_blocks, address);
 }
 
+bool
+bridge_alloc_block_size (uintptr_t address, size_t *size)
+{
+  if (!common_blockset_has (&arena_blocks, address))
+    return false;
+  *size = unexec_arena_usable_size ((const void *) address);
+  return true;
+}
+
 void *
 dumper_alloc (size_t size)
 {
@@ -216,6 +225,21 @@ bridge_alloc_block_p (uintptr_t address, void *data)
 {
   (void) data;
   return tracking && common_blockset_has (&live_blocks, address);
+}
+
+bool
+bridge_alloc_block_size (uintptr_t address, size_t *size)
+{
+#ifdef HAVE_MALLOC_USABLE_SIZE
+  if (tracking && common_blockset_has (&live_blocks, address))
+    {
+      *size = malloc_usable_size ((void *) address);
+      return true;
+    }
+#else
+  (void) address, (void) size;
+#endif
+  return false;
 }
 
 bool

@@ -230,6 +230,13 @@ bool bridge_alloc_block_p (uintptr_t address, void *data);
    for the check is freed, so the dumped data does not carry it).  */
 void bridge_alloc_blocks_release (void);
 
+/* The usable size of the live block that starts at ADDRESS (the
+   arena's exact size; with malloc, malloc_usable_size's), for the check
+   of an owner-sized block's length.  False when ADDRESS is not such a
+   block or the C library cannot tell (then the length is not checked
+   against the block).  */
+bool bridge_alloc_block_size (uintptr_t address, size_t *size);
+
 /* The live block whose bytes hold ADDRESS: its start and size (the
    arena's exact size; with malloc, the usable size malloc reports).
    False when there is none.  Slow: for error messages.  */

@@ -38,9 +38,21 @@ bridge_check_heap (const struct dumper_heap *heap)
       const struct dumper_type *type = &heap->types[t];
       if (type->name == NULL || type->name[0] == '\0')
         return bridge_fail (DUMPER_E_HEAP_DESC, "type %d has no name", t);
-      if (type->size == NULL)
+      /* An owner-sized type (size NULL) is traced by trace_sized, which
+         gets the length its referrer reported; a normal one by trace.
+         A description that mixes them would leave one of its kinds of
+         objects untraced, so it is refused here.  */
+      if (type->size == NULL && type->trace != NULL)
         return bridge_fail (DUMPER_E_HEAP_DESC,
-                            "type %d (%s) has no size function", t, type->name);
+                            "type %d (%s) has no size function (an "
+                            "owner-sized type) but a trace function; an "
+                            "owner-sized type is traced by trace_sized",
+                            t, type->name);
+      if (type->size != NULL && type->trace_sized != NULL)
+        return bridge_fail (DUMPER_E_HEAP_DESC,
+                            "type %d (%s) has a size function and a "
+                            "trace_sized function; trace_sized is only for "
+                            "owner-sized types (size NULL)", t, type->name);
     }
   bool by_header = false;
   for (unsigned tag = 0; tag < (1u << heap->tag_bits); tag++)
@@ -53,6 +65,14 @@ bridge_check_heap (const struct dumper_heap *heap)
         return bridge_fail (DUMPER_E_HEAP_DESC,
                             "tag %u maps to type %d, which is not in the type table",
                             tag, type);
+      else if (type >= 0 && heap->types[type].size == NULL)
+        /* A tagged word carries no length, and a block of an
+           owner-sized type has no size of its own.  */
+        return bridge_fail (DUMPER_E_HEAP_DESC,
+                            "tag %u maps to type %d (%s), an owner-sized "
+                            "type (no size function); such blocks are "
+                            "reached only with dumper_trace_sized",
+                            tag, type, heap->types[type].name);
     }
   if (by_header && heap->header_type == NULL)
     return bridge_fail (DUMPER_E_HEAP_DESC,

@@ -26,9 +26,24 @@
      block): DUMPER_E_FOREIGN_POINTER.  unexec does not save such
      memory, and pdump must not pretend it can.
 
+   Owner-sized blocks (dumper_trace_sized) are followed like objects
+   whose size is the length their referrer reports: the block must be a
+   live block (or an object of a loaded image) with room for it, and
+   every referrer must report the same length.  Interior pointers
+   (dumper_trace_interior) are collected during the walk; after it,
+   each must lie inside, or one past the end of, an object the walk
+   reached (or in the executable), else DUMPER_E_INTERIOR_POINTER: an
+   image could only save it relative to an object it holds.  Finding
+   the object needs every reached object's extent, which the walk does
+   not keep (a host without interior pointers would pay for it), so
+   when there are interior pointers the walk runs a second time,
+   recording extents.
+
    It also refuses what breaks the trace contract of heap.h in every
    back end (DUMPER_E_HEAP_DESC): a field outside its object, not
-   word-aligned, or reported twice.  The pdump writer's own walk keeps
+   word-aligned, or reported twice; a sized pointer to a type with a
+   size function, a typed pointer to an owner-sized one, referrers that
+   disagree on a block's length.  The pdump writer's own walk keeps
    the same checks and the ones only it can make (an object reached as
    two types, encodings).  Without a heap description (an unexec host
    that never installed one) there is nothing to walk.  */
@@ -50,6 +65,22 @@ struct refcheck_item
 {
   const void *obj;
   int type;
+  size_t nbytes;            /* owner-sized types: the referrer's length */
+};
+
+/* An interior pointer met during the walk, checked after it.  */
+struct refcheck_interior
+{
+  uintptr_t value;
+  const void *field;
+  const void *owner;        /* the object holding FIELD */
+  int owner_type;
+};
+
+/* A reached object's bytes [start, end), for the interior check.  */
+struct refcheck_extent
+{
+  uintptr_t start, end;
 };
 
 struct refcheck
@@ -77,6 +108,16 @@ struct refcheck
   size_t reported_words;
   size_t root_index;
   const void *root_addr;
+  /* Owner-sized blocks met: address -> the length their first referrer
+     reported.  */
+  struct common_addrmap sized_lengths;
+  struct refcheck_interior *interiors;
+  size_t interior_count, interior_capacity;
+  /* The second walk (only with interior pointers): record extents
+     instead of collecting interior pointers again.  */
+  bool record_extents;
+  struct refcheck_extent *extents;
+  size_t extent_count, extent_capacity;
   enum dumper_status status;
 };
 
@@ -99,27 +140,54 @@ refuse (struct refcheck *c, enum dumper_status status, const void *field,
                  c->root_index, c->root_addr, problem);
 }
 
+/* Make room for one more element in the array *ITEMS of *CAPACITY
+   elements of SIZE bytes holding COUNT; false when memory ran out.  */
 static bool
-push (struct refcheck *c, const void *obj, int type)
+reserve (void *items, size_t *capacity, size_t count, size_t size)
 {
-  if (c->stack_size == c->stack_capacity)
-    {
-      size_t capacity = c->stack_capacity ? 2 * c->stack_capacity : 1024;
-      struct refcheck_item *grown = realloc (c->stack,
-                                             capacity * sizeof *grown);
-      if (grown == NULL)
-        return false;
-      c->stack = grown;
-      c->stack_capacity = capacity;
-    }
-  c->stack[c->stack_size++] = (struct refcheck_item) { obj, type };
+  if (count < *capacity)
+    return true;
+  size_t grown_capacity = *capacity ? 2 * *capacity : 1024;
+  void *grown = realloc (*(void **) items, grown_capacity * size);
+  if (grown == NULL)
+    return false;
+  *(void **) items = grown;
+  *capacity = grown_capacity;
   return true;
 }
 
-/* Queue the object at ADDRESS of TYPE (a live block or an object of a
-   loaded image) unless it was seen.  */
+static bool
+push (struct refcheck *c, const void *obj, int type, size_t nbytes)
+{
+  if (!reserve (&c->stack, &c->stack_capacity, c->stack_size,
+                sizeof *c->stack))
+    return false;
+  c->stack[c->stack_size++] = (struct refcheck_item) { obj, type, nbytes };
+  return true;
+}
+
+/* The second walk: note that [START, START + SIZE) was reached.  */
 static void
-follow (struct refcheck *c, uintptr_t address, int type, const void *field)
+note_extent (struct refcheck *c, uintptr_t start, size_t size,
+             const void *field)
+{
+  if (!reserve (&c->extents, &c->extent_capacity, c->extent_count,
+                sizeof *c->extents))
+    {
+      refuse (c, DUMPER_E_NOMEM, field,
+              "out of memory for the check of interior pointers");
+      return;
+    }
+  uintptr_t end = size > UINTPTR_MAX - start ? UINTPTR_MAX : start + size;
+  c->extents[c->extent_count++] = (struct refcheck_extent) { start, end };
+}
+
+/* Queue the object at ADDRESS of TYPE (a live block or an object of a
+   loaded image; NBYTES long when TYPE is owner-sized) unless it was
+   seen.  */
+static void
+follow (struct refcheck *c, uintptr_t address, int type, size_t nbytes,
+        const void *field)
 {
   if (type < 0 || type >= c->heap->type_count)
     return;   /* a bad type is the pdump writer's to report */
@@ -147,7 +215,7 @@ follow (struct refcheck *c, uintptr_t address, int type, const void *field)
       if (!added)
         return;
     }
-  if (!push (c, (const void *) address, type))
+  if (!push (c, (const void *) address, type, nbytes))
     refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
 }
 
@@ -175,7 +243,7 @@ describe_mapping (uintptr_t address, char *out, size_t size)
 /* What a traced field holds, for messages: it is put in words only on
    the way to one (formatting it for every field was half the check's
    time: 0.33 s of a 1.0 s write step at dlisp's loadup scale 16).  */
-enum target_form { TARGET_WORD, TARGET_PTR, TARGET_BYTES };
+enum target_form { TARGET_WORD, TARGET_PTR, TARGET_BYTES, TARGET_SIZED };
 
 struct target
 {
@@ -193,6 +261,8 @@ describe (const struct target *t, char *out, size_t size)
               t->value, t->tag);
   else if (t->form == TARGET_PTR)
     snprintf (out, size, "the pointer 0x%" PRIxPTR, t->value);
+  else if (t->form == TARGET_SIZED)
+    snprintf (out, size, "the sized block pointer 0x%" PRIxPTR, t->value);
   else
     snprintf (out, size, "the byte block pointer %p", (void *) t->value);
   return out;
@@ -330,6 +400,25 @@ field_ok (struct refcheck *c, const void *field)
   return true;
 }
 
+/* A typed pointer or word resolved to TYPE: it must not be an
+   owner-sized type, whose blocks have no length of their own (the
+   writer could not size the object).  False after refusing.  */
+static bool
+not_owner_sized (struct refcheck *c, int type, const char *how,
+                 const void *field)
+{
+  if (type < 0 || type >= c->heap->type_count
+      || c->heap->types[type].size != NULL)
+    return true;
+  char problem[256];
+  snprintf (problem, sizeof problem, "%s to type %d (`%s'), an owner-sized "
+            "type (no size function); report such a block with "
+            "dumper_trace_sized and its length", how, type,
+            c->heap->types[type].name);
+  refuse (c, DUMPER_E_HEAP_DESC, field, problem);
+  return false;
+}
+
 static void
 check_word (struct refcheck *c, uintptr_t value, const void *field)
 {
@@ -343,20 +432,22 @@ check_word (struct refcheck *c, uintptr_t value, const void *field)
     return;
   if (type == DUMPER_TAG_BY_HEADER)
     type = c->heap->header_type ((const void *) address);
-  follow (c, address, type, field);
+  if (not_owner_sized (c, type, "a tagged word points", field))
+    follow (c, address, type, 0, field);
 }
 
 static void
 check_ptr (struct refcheck *c, uintptr_t value, int type, const void *field)
 {
-  if (value == 0)
+  if (value == 0 || !not_owner_sized (c, type, "a typed pointer", field))
     return;
   struct target what = { TARGET_PTR, value, 0 };
   if (!target_ok (c, value, type, &what, field))
     return;
   if (type == DUMPER_TAG_BY_HEADER)
     type = c->heap->header_type ((const void *) value);
-  follow (c, value, type, field);
+  if (not_owner_sized (c, type, "a pointer by header points", field))
+    follow (c, value, type, 0, field);
 }
 
 static void
@@ -384,11 +475,108 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
     return;
   struct target what = { TARGET_BYTES, (uintptr_t) *field, 0 };
   bool added;
-  if (target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field)
-      && c->byte_blocks && (uintptr_t) *field % COMMON_BLOCKSET_GRAIN == 0
-      && !common_blockset_add (c->byte_blocks, (uintptr_t) *field, &added))
+  if (!target_ok (c, (uintptr_t) *field, NO_TYPE, &what, field))
+    return;
+  if (c->record_extents)
+    note_extent (c, (uintptr_t) *field, length, field);
+  else if (c->byte_blocks && (uintptr_t) *field % COMMON_BLOCKSET_GRAIN == 0
+           && !common_blockset_add (c->byte_blocks, (uintptr_t) *field,
+                                    &added))
     refuse (c, DUMPER_E_NOMEM, field,
             "out of memory for the check's set of visited objects");
+}
+
+/* The room a sized block at ADDRESS has: an image object may use the
+   rest of the image (the loader knows no finer extent), a live block
+   its usable size.  False when it cannot be told.  */
+static bool
+block_room (uintptr_t address, size_t *room)
+{
+#if DUMPER_WITH_PDUMPER
+  if (pdump_object_p ((const void *) address))
+    {
+      *room = pdump_range_.end - address;
+      return true;
+    }
+#endif
+  return bridge_alloc_block_size (address, room);
+}
+
+/* A pointer to an owner-sized block of NBYTES bytes of TYPE.  */
+static void
+trace_sized (struct dumper_tracer *t, void *const *field, int type,
+             size_t nbytes)
+{
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
+    return;
+  char problem[512], what[96];
+  if (type < 0 || type >= c->heap->type_count
+      || c->heap->types[type].size != NULL)
+    {
+      snprintf (problem, sizeof problem, "a sized pointer (dumper_trace_"
+                "sized) to type %d (`%s'), which is not an owner-sized type "
+                "(it has a size function, or is not in the type table); "
+                "report it with dumper_trace_ptr", type,
+                type >= 0 && type < c->heap->type_count
+                ? c->heap->types[type].name : "?");
+      refuse (c, DUMPER_E_HEAP_DESC, field, problem);
+      return;
+    }
+  uintptr_t address = (uintptr_t) *field;
+  struct target target = { TARGET_SIZED, address, 0 };
+  if (!target_ok (c, address, type, &target, field))
+    return;
+  size_t room;
+  if (block_room (address, &room) && nbytes > room)
+    {
+      snprintf (problem, sizeof problem, "%s of type `%s' is reported with "
+                "%zu bytes, but its block has room for %zu",
+                describe (&target, what, sizeof what),
+                c->heap->types[type].name, nbytes, room);
+      refuse (c, DUMPER_E_HEAP_DESC, field, problem);
+      return;
+    }
+  bool added;
+  uint64_t *length = common_addrmap_insert (&c->sized_lengths, address,
+                                            &added);
+  if (length == NULL)
+    {
+      refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
+      return;
+    }
+  if (added)
+    *length = nbytes;
+  else if (*length != nbytes)
+    {
+      snprintf (problem, sizeof problem, "%s of type `%s' is reported with "
+                "%zu bytes here and with %" PRIu64 " bytes by another "
+                "referrer; every referrer of a sized block must report the "
+                "same length", describe (&target, what, sizeof what),
+                c->heap->types[type].name, nbytes, *length);
+      refuse (c, DUMPER_E_HEAP_DESC, field, problem);
+      return;
+    }
+  follow (c, address, type, nbytes, field);
+}
+
+/* A pointer into (or one past the end of) an object: checked after the
+   walk, when every reached object is known.  */
+static void
+trace_interior (struct dumper_tracer *t, void *const *field)
+{
+  struct refcheck *c = (struct refcheck *) t;
+  if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL
+      || c->record_extents)
+    return;
+  if (!reserve (&c->interiors, &c->interior_capacity, c->interior_count,
+                sizeof *c->interiors))
+    {
+      refuse (c, DUMPER_E_NOMEM, field, "out of memory for the check's walk");
+      return;
+    }
+  c->interiors[c->interior_count++] = (struct refcheck_interior) {
+    (uintptr_t) *field, field, c->current->obj, c->current->type };
 }
 
 /* A C function pointer: its target must be declared with
@@ -439,9 +627,14 @@ drain (struct refcheck *c)
         break;
       struct refcheck_item item = ahead[first++ % CHECK_AHEAD];
       const struct dumper_type *t = &c->heap->types[item.type];
-      if (t->trace == NULL)
+      bool owner_sized = t->size == NULL;
+      if (c->record_extents)
+        note_extent (c, (uintptr_t) item.obj,
+                     owner_sized ? item.nbytes : t->size (item.obj),
+                     item.obj);
+      if (owner_sized ? t->trace_sized == NULL : t->trace == NULL)
         continue;
-      c->current_size = t->size (item.obj);
+      c->current_size = owner_sized ? item.nbytes : t->size (item.obj);
       size_t words = (c->current_size / sizeof (uintptr_t) + 63) / 64 + 1;
       if (words > c->reported_words)
         {
@@ -457,8 +650,96 @@ drain (struct refcheck *c)
         }
       memset (c->reported, 0, words * sizeof *c->reported);
       c->current = &item;
-      t->trace (item.obj, &c->tracer);
+      if (owner_sized)
+        t->trace_sized (item.obj, item.nbytes, &c->tracer);
+      else
+        t->trace (item.obj, &c->tracer);
       c->current = NULL;
+    }
+}
+
+/* Walk everything the registry reaches.  */
+static void
+walk (struct refcheck *c)
+{
+  size_t count;
+  const struct bridge_entry *entries = bridge_registry_entries (&count);
+  for (size_t i = 0; i < count && c->status == DUMPER_OK; i++)
+    {
+      const struct bridge_entry *e = &entries[i];
+      c->root_index = i;
+      c->root_addr = e->addr;
+      if (e->kind == DUMPER_DECL_ROOT || e->kind == DUMPER_DECL_WORD)
+        check_word (c, *(const uintptr_t *) e->addr, e->addr);
+      else if (e->kind == DUMPER_DECL_PTR)
+        check_ptr (c, (uintptr_t) *(void *const *) e->addr,
+                   (int) c->decls[e->decl].type, e->addr);
+      drain (c);
+    }
+}
+
+static int
+compare_extents (const void *a, const void *b)
+{
+  uintptr_t x = ((const struct refcheck_extent *) a)->start;
+  uintptr_t y = ((const struct refcheck_extent *) b)->start;
+  return x < y ? -1 : x > y;
+}
+
+/* The reached object that holds ADDRESS (or ends at it): the last one
+   starting at or before it, so an address that ends one object and
+   starts the next is the next one's start (as the writer resolves it).
+   EXTENTS is sorted by start.  */
+static const struct refcheck_extent *
+containing_extent (const struct refcheck_extent *extents, size_t count,
+                   uintptr_t address)
+{
+  size_t low = 0, high = count;   /* the answer is before HIGH */
+  while (low < high)
+    {
+      size_t mid = low + (high - low) / 2;
+      if (extents[mid].start <= address)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  if (low == 0 || address > extents[low - 1].end)
+    return NULL;
+  return &extents[low - 1];
+}
+
+/* After a walk that met interior pointers: walk again recording every
+   reached object's extent, then check that each interior pointer lies
+   in one of them (or in the executable).  */
+static void
+check_interiors (struct refcheck *c)
+{
+  common_blockset_free (&c->visited);
+  common_addrmap_free (&c->visited_odd);
+  common_addrmap_free (&c->sized_lengths);
+  c->record_extents = true;
+  walk (c);
+  if (c->status != DUMPER_OK)
+    return;
+  qsort (c->extents, c->extent_count, sizeof *c->extents, compare_extents);
+  for (size_t i = 0; i < c->interior_count; i++)
+    {
+      const struct refcheck_interior *p = &c->interiors[i];
+      if (containing_extent (c->extents, c->extent_count, p->value)
+          || (bridge_exe_span_contains (&c->exe, p->value)
+              && !(p->value >= c->managed_start
+                   && p->value < c->managed_end)))
+        continue;
+      c->status = DUMPER_E_INTERIOR_POINTER;
+      bridge_fail (c->status, "object of type `%s' at %p, field at +%zu: "
+                   "the interior pointer 0x%" PRIxPTR " (dumper_trace_"
+                   "interior) lies in no object the dump reaches by its "
+                   "start (nor one past the end of one); an image can save "
+                   "it only relative to an object it holds",
+                   c->heap->types[p->owner_type].name, p->owner,
+                   (size_t) ((uintptr_t) p->field - (uintptr_t) p->owner),
+                   p->value);
+      return;
     }
 }
 
@@ -475,6 +756,8 @@ bridge_check_references (const struct dumper_heap *heap,
   c.tracer.ptr = trace_ptr;
   c.tracer.bytes = trace_bytes;
   c.tracer.code = trace_code;
+  c.tracer.sized = trace_sized;
+  c.tracer.interior = trace_interior;
   c.tag_mask = ((uintptr_t) 1 << heap->tag_bits) - 1;
   const struct dumper_decl *decls;
   size_t decl_count;
@@ -487,33 +770,32 @@ bridge_check_references (const struct dumper_heap *heap,
     return st;
   bridge_exe_span (&c.exe);
 
-  size_t count;
-  const struct bridge_entry *entries = bridge_registry_entries (&count);
-  for (size_t i = 0; i < count && c.status == DUMPER_OK; i++)
-    {
-      const struct bridge_entry *e = &entries[i];
-      c.root_index = i;
-      c.root_addr = e->addr;
-      if (e->kind == DUMPER_DECL_ROOT || e->kind == DUMPER_DECL_WORD)
-        check_word (&c, *(const uintptr_t *) e->addr, e->addr);
-      else if (e->kind == DUMPER_DECL_PTR)
-        check_ptr (&c, (uintptr_t) *(void *const *) e->addr,
-                   (int) decls[e->decl].type, e->addr);
-      drain (&c);
-    }
+  walk (&c);
+  /* The set of reached objects goes to the writer: take it before the
+     interior check's second walk rebuilds it.  */
+  struct common_blockset reached = { 0 };
   if (reachable && c.status == DUMPER_OK)
     {
       if (!common_blockset_merge (&c.visited, &byte_blocks)
           || !common_blockset_number (&c.visited))
         common_blockset_free (&c.visited);   /* only slower */
-      *reachable = c.visited;
+      reached = c.visited;
       c.visited = (struct common_blockset) { 0 };
     }
+  if (c.status == DUMPER_OK && c.interior_count > 0)
+    check_interiors (&c);
+  if (c.status == DUMPER_OK && reachable)
+    *reachable = reached;
+  else
+    common_blockset_free (&reached);
   common_blockset_free (&byte_blocks);
   common_blockset_free (&c.visited);
   common_addrmap_free (&c.visited_odd);
+  common_addrmap_free (&c.sized_lengths);
   free (c.stack);
   free (c.reported);
+  free (c.interiors);
+  free (c.extents);
   bridge_alloc_blocks_release ();
   return c.status;
 }

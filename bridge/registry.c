@@ -174,7 +174,23 @@ bridge_registry_check_types (const struct dumper_heap *heap)
 {
   const struct dumper_decl *decls;
   size_t decl_count;
-  if (entry_count == 0 || bridge_decls (&decls, &decl_count) != DUMPER_OK)
+  if (bridge_decls (&decls, &decl_count) != DUMPER_OK)
+    return DUMPER_OK;
+  /* A static object or a remembered pointer has no referrer to tell
+     the length of an owner-sized block, so neither may have such a
+     type.  */
+  for (size_t i = 0; i < decl_count; i++)
+    if ((decls[i].kind == DUMPER_DECL_OBJECTS
+         || decls[i].kind == DUMPER_DECL_PTR)
+        && decls[i].type >= 0 && decls[i].type < heap->type_count
+        && heap->types[decls[i].type].size == NULL)
+      return bridge_fail (DUMPER_E_HEAP_DESC, "%s is declared with type %d "
+                          "(%s), an owner-sized type (no size function); "
+                          "such blocks are reached only with "
+                          "dumper_trace_sized, never declared",
+                          decls[i].name ? decls[i].name : "a declaration",
+                          (int) decls[i].type, heap->types[decls[i].type].name);
+  if (entry_count == 0)
     return DUMPER_OK;
   for (size_t i = 0; i < entry_count; i++)
     if (entries[i].kind == DUMPER_DECL_PTR

@@ -231,6 +231,25 @@ common_blockset_floor (const struct common_blockset *set, uintptr_t address,
   return found;
 }
 
+void
+common_blockset_each (const struct common_blockset *set,
+                      void (*fn) (uintptr_t member, void *ctx), void *ctx)
+{
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (&set->chunks, &cursor, &key, &value))
+    {
+      const struct chunk *c = (const struct chunk *) (uintptr_t) *value;
+      uintptr_t chunk_start = (key - 1) << COMMON_BLOCKSET_CHUNK_SHIFT;
+      for (size_t w = 0; w < CHUNK_WORDS; w++)
+        for (uint64_t bits = c->bits[w]; bits; bits &= bits - 1)
+          fn (chunk_start + (uintptr_t) (w * 64 + (size_t) __builtin_ctzll
+                                                    (bits))
+                            * COMMON_BLOCKSET_GRAIN, ctx);
+    }
+}
+
 size_t
 common_blockset_bytes (const struct common_blockset *set)
 {

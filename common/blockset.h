@@ -78,6 +78,13 @@ size_t common_blockset_number_of (struct common_blockset *set,
 bool common_blockset_floor (const struct common_blockset *set,
                             uintptr_t address, uintptr_t *member);
 
+/* Call FN with every member, in no particular order (the index's).
+   For a caller that needs every member once after the fact (the pdump
+   writer's interior pointers), not for lookups.  */
+void common_blockset_each (const struct common_blockset *set,
+                           void (*fn) (uintptr_t member, void *ctx),
+                           void *ctx);
+
 /* Bytes the set holds now (bitmaps and index), for callers that
    budget memory.  */
 size_t common_blockset_bytes (const struct common_blockset *set);

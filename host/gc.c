@@ -150,7 +150,10 @@ dl_visit_roots (dl_root_visitor visit, void *data)
 static void
 mark_all (void)
 {
-  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes, mark_code }, NULL, 0, 0 };
+  /* dlisp's types report no owner-sized blocks or interior pointers
+     (heap.h), so those callbacks are never called.  */
+  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes, mark_code,
+                             NULL, NULL }, NULL, 0, 0 };
   dl_visit_roots (mark_root, &ms);
   while (ms.count > 0)
     {

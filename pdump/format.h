@@ -66,8 +66,13 @@
 /* Bumped on any change to this file.  2: records name declarations by
    index; RELOC_CODE.  3: compressed sections (codec, stored_offset,
    stored_size; header image_size, frame_size).  4: preferred_base; HOT
-   image pointers stored relocated to it.  */
-#define PDUMP_FORMAT_VERSION 4
+   image pointers stored relocated to it.  5: owner-sized objects
+   (heap.h, dumper_trace_sized) in HOT and COLD, whose OBJECTS size is
+   their only length; interior pointers (dumper_trace_interior) stored
+   as image words that point inside an object or one past its end.  A
+   version 4 reader would take both for corruption, so older images
+   and older readers refuse each other by version.  */
+#define PDUMP_FORMAT_VERSION 5
 
 /* The preferred base the writer records unless told otherwise
    (dumper_set_image_base, --image-base): a constant, so images stay

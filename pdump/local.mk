@@ -53,3 +53,18 @@ NOINST_PROGRAMS += bench/pdump-floor
 bench/pdump-floor.o: config.h $(GENERATED_HEADERS)
 bench/pdump-floor: bench/pdump-floor.o $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ bench/pdump-floor.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CODEC_LIBS) $(LIB_DEPLIBS)
+
+# Owner-sized blocks and interior pointers (issue 30), in every back
+# end: tests/e2e/sized.sh.  sizedhost-declared declares static objects
+# of an owner-sized type, which its heap description must refuse.
+NOINST_PROGRAMS += tests/pdump/sizedhost tests/pdump/sizedhost-declared
+tests/pdump/sizedhost.o: config.h $(GENERATED_HEADERS)
+tests/pdump/sizedhost: tests/pdump/sizedhost.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/sizedhost.o libdumper.a $(LIB_DEPLIBS)
+	$(FINGERPRINT) -q $@
+tests/pdump/sizedhost-declared.o: tests/pdump/sizedhost.c config.h $(GENERATED_HEADERS)
+	@$(MKDIR_P) $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DSIZED_DECLARE_SLOTS -c -o $@ $<
+tests/pdump/sizedhost-declared: tests/pdump/sizedhost-declared.o libdumper.a $(FINGERPRINT)
+	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/sizedhost-declared.o libdumper.a $(LIB_DEPLIBS)
+	$(FINGERPRINT) -q $@

@@ -8,7 +8,10 @@
    which proves that a heap the loader hands to the host is well formed:
    every object where the object index says, of the size its type says,
    every pointer field pointing at the start of an object of the type
-   the field or its tag says.  The range checks of check.c stop an image
+   the field or its tag says.  An owner-sized object (a type with no
+   size function) has the size the index says, which every sized
+   pointer to it must report; an interior pointer must point into an
+   object of the image, or one past its end.  The range checks of check.c stop an image
    from making the loader read or write outside the image; this pass
    stops it from making the *host* do so later, in its collector or its
    printer, which trust the heap completely.
@@ -78,6 +81,13 @@ struct verifier
   uint64_t *reported;            /* HOT words a trace reported */
   uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
   uint64_t *code_bits;           /* HOT words listed in RELOC_CODE */
+  /* Object sizes by number, for sized and interior pointers: filled
+     from the index when the first one is met (its pages are not
+     touched otherwise, so an image without them pays nothing).  */
+  uint64_t *sizes;
+  bool sizes_filled;
+  const unsigned char *index;
+  uint64_t index_size;
   size_t start_words, hot_bitmap_words;
   uint64_t object_count, hot_count;
 
@@ -240,7 +250,9 @@ index_next (struct verifier *v, struct index_cursor *c, unsigned *type,
                   v->heap->type_count);
       return false;
     }
-  bool traced = !bytes && v->heap->types[t].trace != NULL;
+  bool traced = !bytes && (v->heap->types[t].size == NULL
+                           ? v->heap->types[t].trace_sized != NULL
+                           : v->heap->types[t].trace != NULL);
   if (traced != hot)
     {
       fail_index (v, "object index: object %" PRIu64 " (`%s') is in %s, "
@@ -335,6 +347,58 @@ room_at (const struct verifier *v, uint64_t offset)
         return next - offset;
     }
   return end - offset;
+}
+
+/* The size of object NUMBER, from the index (v->sizes, filled on
+   first use: map_objects has checked the index).  */
+static uint64_t
+size_of (struct verifier *v, uint64_t number)
+{
+  if (!v->sizes_filled)
+    {
+      struct index_cursor c = { v->index, v->index + v->index_size, 0,
+                                v->hot_offset };
+      unsigned type;
+      uint64_t size, start;
+      while (c.number < v->object_count)
+        {
+          uint64_t n = c.number;
+          if (!index_next (v, &c, &type, &size, &start))
+            break;
+          v->sizes[n] = size;
+        }
+      v->sizes_filled = true;
+    }
+  return v->sizes[number];
+}
+
+/* The object holding file OFFSET, or ending at it: the last start at or
+   before it (so an address that ends one object and starts the next is
+   the next one's start).  True with *NUMBER and *START set.  */
+static bool
+object_containing (struct verifier *v, uint64_t offset, uint64_t *number,
+                   uint64_t *start)
+{
+  if (offset < v->hot_offset || offset > v->cold_end)
+    return false;
+  uint64_t granule = (offset - v->hot_offset) / PDUMP_GRANULE;
+  if (granule >= (uint64_t) v->start_words * 64)
+    granule = (uint64_t) v->start_words * 64 - 1;
+  size_t w = (size_t) (granule / 64);
+  uint64_t word = v->starts[w];
+  if (granule % 64 != 63)
+    word &= (UINT64_C (2) << (granule % 64)) - 1;
+  while (word == 0)
+    {
+      if (w == 0)
+        return false;
+      word = v->starts[--w];
+    }
+  unsigned bit = 63 - (unsigned) __builtin_clzll (word);
+  *start = v->hot_offset + ((uint64_t) w * 64 + bit) * PDUMP_GRANULE;
+  *number = v->rank[w] + (uint64_t) common_popcount64 (word & ((UINT64_C (1)
+                                                                << bit) - 1));
+  return offset - *start <= size_of (v, *number);
 }
 
 /* ------------------------------------------------------------------ */
@@ -593,6 +657,70 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
              length, number, room_at (v, value - v->base));
 }
 
+/* A pointer to an owner-sized block of TYPE reported with NBYTES: NULL,
+   or relocated to the start of an object the index gives that type and
+   exactly NBYTES (the index's size is the block's only length).  */
+static void
+on_sized (struct dumper_tracer *t, void *const *field, int type,
+          size_t nbytes)
+{
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w, number;
+  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w)
+      || !not_code (v, off, (uintptr_t) *field, w))
+    return;
+  uintptr_t value = (uintptr_t) *field;
+  if (type < 0 || type >= v->heap->type_count
+      || v->heap->types[type].size != NULL)
+    fail_at (v, off, value, "the trace function reported a sized pointer "
+             "of type %d, not an owner-sized type", type);
+  else if (bit_of (v->exe_bits, w))
+    fail_at (v, off, value, "a sized block pointer into the executable");
+  else if (!bit_of (v->image_bits, w))
+    {
+      if (value != 0)
+        fail_at (v, off, value, "a sized block pointer that is not "
+                 "relocated");
+    }
+  else if (!object_at (v, value - v->base, &number))
+    fail_at (v, off, value, "a sized block pointer not at the start of an "
+             "object");
+  else if (v->types[number] != (unsigned) type)
+    fail_at (v, off, value, "points to object %" PRIu64 ", a `%s', where the "
+             "field says `%s'", number, type_name (v, v->types[number]),
+             type_name (v, (unsigned) type));
+  else if (size_of (v, number) != nbytes)
+    fail_at (v, off, value, "the referrer says the `%s' block has %zu bytes; "
+             "the index says %" PRIu64, type_name (v, (unsigned) type),
+             nbytes, size_of (v, number));
+}
+
+/* An interior pointer: NULL, an executable address, or relocated into
+   an object of the image, or one past its end.  */
+static void
+on_interior (struct dumper_tracer *t, void *const *field)
+{
+  struct verifier *v = (struct verifier *) t;
+  size_t off;
+  uint64_t w, number, start;
+  if (v->status != DUMPER_OK || !field_word (v, field, &off, &w)
+      || !not_code (v, off, (uintptr_t) *field, w))
+    return;
+  uintptr_t value = (uintptr_t) *field;
+  if (bit_of (v->exe_bits, w))
+    check_exe_target (v, off, value, value, 1, NO_TYPE);
+  else if (!bit_of (v->image_bits, w))
+    {
+      if (value != 0)
+        fail_at (v, off, value, "an interior pointer that is not "
+                 "relocated");
+    }
+  else if (!object_containing (v, value - v->base, &number, &start))
+    fail_at (v, off, value, "an interior pointer that lies in no object "
+             "of the image (nor one past the end of one)");
+}
+
 /* Every relocated word is a reported field.  (Apart from check_objects:
    no local of a function that calls setjmp may live across it.)  */
 static enum dumper_status __attribute__ ((noinline))
@@ -646,14 +774,16 @@ check_objects (struct verifier *v, const unsigned char *index,
           memcpy (edge, obj, (size_t) (section_end - start));
           measured = edge;
         }
-      uint64_t host_size = t->size (measured);
+      /* An owner-sized block's only length is the index's (its
+         referrers are checked against it, on_sized).  */
+      uint64_t host_size = t->size ? t->size (measured) : size;
       if (host_size != size)
         return fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
                            "): the index says %" PRIu64 " bytes, its "
                            "contents say %" PRIu64 "%s", number, t->name, start,
                            size, host_size, host_size == 0 ? " (the host's "
                            "size function finds it malformed)" : "");
-      if (t->trace == NULL)
+      if (t->size ? t->trace == NULL : t->trace_sized == NULL)
         continue;
       v->cur_index = number;
       v->cur_offset = start;
@@ -662,7 +792,10 @@ check_objects (struct verifier *v, const unsigned char *index,
       if (setjmp (v->escape) == 0)
         {
           v->tracing = true;
-          t->trace (obj, &v->tracer);
+          if (t->size)
+            t->trace (obj, &v->tracer);
+          else
+            t->trace_sized (obj, (size_t) size, &v->tracer);
         }
       v->tracing = false;
     }
@@ -705,7 +838,8 @@ reserve (struct verifier *v)
   size_t rank = (v->start_words * 4 + 7) / 8 * 8;
   size_t types = (size_t) ((v->object_count * 2 + 7) / 8 * 8);
   size_t hot = v->hot_bitmap_words * 8;
-  v->scratch_size = starts + rank + types + 3 * hot;
+  size_t sizes = (size_t) v->object_count * 8;
+  v->scratch_size = starts + rank + types + 3 * hot + sizes;
   v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (v->scratch == MAP_FAILED)
@@ -717,6 +851,7 @@ reserve (struct verifier *v)
   v->reported = (uint64_t *) (p + starts + rank + types);
   v->exe_bits = (uint64_t *) (p + starts + rank + types + hot);
   v->code_bits = (uint64_t *) (p + starts + rank + types + 2 * hot);
+  v->sizes = (uint64_t *) (p + starts + rank + types + 3 * hot);
   return true;
 }
 
@@ -735,6 +870,8 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
   v.tracer.ptr = on_ptr;
   v.tracer.bytes = on_bytes;
   v.tracer.code = on_code;
+  v.tracer.sized = on_sized;
+  v.tracer.interior = on_interior;
   v.decls = decls;
   v.decl_count = decl_count;
   v.view = view;
@@ -809,6 +946,8 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
 
   const unsigned char *index = bytes + s[PDUMP_SECTION_OBJECTS].offset;
   uint64_t index_size = s[PDUMP_SECTION_OBJECTS].size;
+  v.index = index;
+  v.index_size = index_size;
   if (map_objects (&v, index, index_size) == DUMPER_OK
       && check_objects (&v, index, index_size) == DUMPER_OK)
     check_registry (&v);

@@ -17,6 +17,15 @@
    or the value as is for immediates and NULL.  Pointer values are read
    from the copy (after fixup), field positions from the live object.
 
+   Owner-sized blocks (dumper_trace_sized) are objects like others whose
+   size is the length their first referrer reported (a later referrer
+   must report the same); they are traced with their type's
+   trace_sized.  Interior pointers (dumper_trace_interior) cannot be
+   encoded when met, since the object holding their target may not be
+   placed yet: their words are resolved when the walk ends, to the
+   containing object's offset plus the distance into it, an image word
+   like any other (so the loader's relocation needs nothing new).
+
    What it refuses, each with a message naming the object's type, the
    field's offset and the path from the root: a pointer that is neither
    into the heap (anonymous memory, the brk heap, a loaded image) nor
@@ -704,18 +713,49 @@ probe_code (struct dumper_tracer *t, const void *field)
     ((struct probe *) t)->exe = true;
 }
 
-/* Whether the object of type T at ADDRESS holds an executable address
-   or a code pointer, by its trace on the live object: such objects go
-   to HOT's group area.  A fixup may change a field afterwards; that
-   only moves an object to the other area, which stays correct.  */
+static void
+probe_sized (struct dumper_tracer *t, void *const *field, int type,
+             size_t nbytes)
+{
+  (void) type, (void) nbytes;
+  probe_address ((struct probe *) t, (uintptr_t) *field);
+}
+
+/* An interior pointer into the executable is stored as an executable
+   word; one into the heap is an image word.  */
+static void
+probe_interior (struct dumper_tracer *t, void *const *field)
+{
+  probe_address ((struct probe *) t, (uintptr_t) *field);
+}
+
+/* Trace the object of type T, SIZE bytes at ADDRESS, with TRACER: by
+   trace, or by trace_sized for an owner-sized type.  */
+static void
+trace_object (const struct dumper_type *t, const void *address,
+              uint64_t size, struct dumper_tracer *tracer)
+{
+  if (t->size == NULL)
+    t->trace_sized (address, (size_t) size, tracer);
+  else
+    t->trace (address, tracer);
+}
+
+/* Whether the object of type T (SIZE bytes) at ADDRESS holds an
+   executable address or a code pointer, by its trace on the live
+   object: such objects go to HOT's group area.  A fixup may change a
+   field afterwards; that only moves an object to the other area, which
+   stays correct.  */
 static bool
 holds_exe_reference (const struct pdump_walk *w, const struct dumper_type *t,
-                     uintptr_t address)
+                     uintptr_t address, uint64_t size)
 {
   struct probe p = { .tracer = { .word = probe_word, .ptr = probe_ptr,
-                                 .bytes = probe_bytes, .code = probe_code },
+                                 .bytes = probe_bytes, .code = probe_code,
+                                 .sized = probe_sized,
+                                 .interior = probe_interior },
                      .w = w, .exe = false };
-  t->trace ((const void *) address, &p.tracer);
+  trace_object (t, (const void *) address, size, &p.tracer);
   return p.exe;
 }
 
@@ -728,7 +768,7 @@ place_hot (struct pdump_walk *w, uintptr_t address,
            const struct dumper_type *t, uint32_t type, uint64_t size,
            uint64_t *at)
 {
-  bool group = holds_exe_reference (w, t, address);
+  bool group = holds_exe_reference (w, t, address, size);
   struct pdump_hot_area *a = group ? &w->group : &w->hot;
   uint64_t rel = align_up (a->bytes.size, w->object_align);
   if (!buf_reserve (&a->bytes, rel + size - a->base)
@@ -773,6 +813,25 @@ place_cold (struct pdump_walk *w, uintptr_t address,
   return w->status == DUMPER_OK;
 }
 
+/* Place the new object of type T (number TYPE, SIZE bytes at ADDRESS),
+   whose visited-map entry is ENTRY: in HOT when it has pointers, else
+   in COLD.  Sets *OFFSET to its walk-time offset.  */
+static bool
+place_new (struct pdump_walk *w, uint64_t *entry, uintptr_t address,
+           const struct dumper_type *t, uint32_t type, uint64_t size,
+           uint64_t *offset)
+{
+  bool pointers = t->size == NULL ? t->trace_sized != NULL : t->trace != NULL;
+  uint64_t at;
+  if (!(pointers ? place_hot (w, address, t, type, size, &at)
+        : place_cold (w, address, t, type, size, &at)))
+    return false;
+  if (!record_object (w, entry, type, size, at))
+    return false;
+  *offset = at;
+  return true;
+}
+
 /* The walk-time offset of the object of type TYPE at ADDRESS (already
    located IN_HEAP), giving it a place in the image if it has none.
    Returns false on error (w->status set).  */
@@ -780,6 +839,18 @@ static bool
 visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
        size_t field_offset, uint64_t *offset)
 {
+  if ((int) type < w->heap->type_count && w->heap->types[type].size == NULL)
+    {
+      /* Checked before the visited map: a block met as sized first
+         would otherwise be accepted here with its type.  */
+      char problem[192];
+      snprintf (problem, sizeof problem, "points to a `%s', an owner-sized "
+                "type (no size function), as a word or typed pointer; "
+                "report such a block with dumper_trace_sized",
+                w->heap->types[type].name);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
   bool added;
   uint64_t *entry = visited_entry (w, address, &added);
   if (entry == NULL)
@@ -790,14 +861,7 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
   const struct dumper_type *t = admit (w, address, type, field_offset, &size);
   if (t == NULL)
     return false;
-  uint64_t at;
-  if (!(t->trace ? place_hot (w, address, t, type, size, &at)
-        : place_cold (w, address, t, type, size, &at)))
-    return false;
-  if (!record_object (w, entry, type, size, at))
-    return false;
-  *offset = at;
-  return true;
+  return place_new (w, entry, address, t, type, size, offset);
 }
 
 /* ------------------------------------------------------------------ */
@@ -806,7 +870,8 @@ visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
 enum value_kind { VALUE_PLAIN, VALUE_IMAGE, VALUE_EXE, VALUE_CODE };
 
 /* The forms a pointer field takes, for messages and the field queue.  */
-enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE };
+enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE, FORM_SIZED,
+                  FORM_INTERIOR };
 
 /* Classify the target of a pointer field: ADDRESS (SIZE bytes; VALUE and
    TAG as stored, LENGTH for byte blocks).  In the executable: set
@@ -821,7 +886,8 @@ classify_target (struct pdump_walk *w, enum field_form form,
 {
   uintptr_t address = value - tag;
   char why[192];
-  uint64_t size = form == FORM_BYTES && length ? length : 1;
+  uint64_t size = (form == FORM_BYTES || form == FORM_SIZED) && length
+                  ? length : 1;
   enum where where = locate (w, address, size, why, sizeof why);
   if (where == IN_EXE)
     {
@@ -837,6 +903,9 @@ classify_target (struct pdump_walk *w, enum field_form form,
       else if (form == FORM_PTR)
         snprintf (problem, sizeof problem, "pointer 0x%" PRIxPTR " %s",
                   value, why);
+      else if (form == FORM_SIZED)
+        snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of %zu "
+                  "bytes %s", value, length, why);
       else
         snprintf (problem, sizeof problem, "byte block 0x%" PRIxPTR " of %zu "
                   "bytes %s", value, length, why);
@@ -975,6 +1044,82 @@ encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
   return true;
 }
 
+/* Encode the pointer VALUE to an owner-sized block of TYPE, NBYTES
+   long by its referrer.  */
+static bool
+encode_sized (struct pdump_walk *w, uintptr_t value, int type, size_t nbytes,
+              size_t field_offset, uint64_t *encoded, enum value_kind *kind)
+{
+  *encoded = 0;
+  *kind = VALUE_PLAIN;
+  if (value == 0)
+    return true;
+  char problem[320];
+  if (type < 0 || type >= w->heap->type_count
+      || w->heap->types[type].size != NULL)
+    {
+      snprintf (problem, sizeof problem, "sized pointer (dumper_trace_sized) "
+                "to type %d, which is not an owner-sized type (it has a size "
+                "function, or is not in the type table)", type);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
+  const struct dumper_type *t = &w->heap->types[type];
+  if (nbytes == 0 || nbytes > MAX_OBJECT_SIZE)
+    {
+      snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of type "
+                "`%s' is reported with %zu bytes; a sized block has 1 to "
+                "2^40 bytes (report an empty one as NULL)", value, t->name,
+                nbytes);
+      fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      return false;
+    }
+  enum where where = classify_target (w, FORM_SIZED, value, 0, nbytes,
+                                      field_offset, encoded, kind);
+  if (where == IN_EXE)
+    {
+      snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of type "
+                "`%s' is in the executable; owner-sized blocks must come "
+                "from dumper_alloc", value, t->name);
+      fail_field (w, DUMPER_E_REGISTRATION, field_offset, problem);
+      return false;
+    }
+  if (where != IN_HEAP)
+    return false;
+  bool added;
+  uint64_t *entry = visited_entry (w, value, &added);
+  if (entry == NULL)
+    return false;
+  if (!added)
+    {
+      if (!revisit (w, *entry, (uint32_t) type, field_offset, encoded))
+        return false;
+      const uint64_t *length = common_addrmap_get (&w->sized_lengths, value);
+      if (length != NULL && *length != nbytes)
+        {
+          snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of "
+                    "type `%s' is reported with %zu bytes here and with %"
+                    PRIu64 " bytes by an earlier referrer; every referrer "
+                    "must report the same length", value, t->name, nbytes,
+                    *length);
+          fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+          return false;
+        }
+      *kind = VALUE_IMAGE;
+      return true;
+    }
+  if (!common_addrmap_put (&w->sized_lengths, value, nbytes))
+    {
+      fail (w, DUMPER_E_NOMEM, "out of memory for the lengths of sized "
+            "blocks");
+      return false;
+    }
+  if (!place_new (w, entry, value, t, (uint32_t) type, nbytes, encoded))
+    return false;
+  *kind = VALUE_IMAGE;
+  return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* The tracer callbacks.  */
 
@@ -1086,46 +1231,59 @@ copied_value (const struct pdump_walk *w, size_t field_offset)
   return value;
 }
 
+/* Encode and store the word, pointer, byte block or sized block
+   pointer F of the current object.  */
 static void
-trace_word (struct dumper_tracer *t, const uintptr_t *field)
+trace_value (struct pdump_walk *w, const struct pdump_field *f)
 {
-  struct pdump_walk *w = (struct pdump_walk *) t;
   if (w->status != DUMPER_OK)
     return;
-  size_t off = field_offset_of (w, field);
+  size_t off = field_offset_of (w, f->field);
+  if (off == SIZE_MAX)
+    return;
+  uintptr_t value = copied_value (w, off);
   uint64_t encoded;
   enum value_kind kind;
-  if (off != SIZE_MAX
-      && encode_word (w, copied_value (w, off), off, &encoded, &kind))
+  bool ok = false;
+  switch ((enum field_form) f->form)
+    {
+    case FORM_WORD:
+      ok = encode_word (w, value, off, &encoded, &kind);
+      break;
+    case FORM_PTR:
+      ok = encode_ptr (w, value, (int) f->arg, off, &encoded, &kind);
+      break;
+    case FORM_BYTES:
+      ok = encode_bytes (w, value, f->arg, off, &encoded, &kind);
+      break;
+    case FORM_SIZED:
+      ok = encode_sized (w, value, f->type, f->arg, off, &encoded, &kind);
+      break;
+    case FORM_CODE:
+    case FORM_INTERIOR:
+      abort ();   /* handled by their own functions */
+    }
+  if (ok)
     store (w, off, encoded, kind);
 }
 
-static void
-trace_ptr (struct dumper_tracer *t, void *const *field, int type)
+/* The start of a field whose value needs no visit (a code or interior
+   pointer): its checked offset in *OFF and its value in *VALUE; false
+   after failing, or after storing a NULL value as it is.  */
+static bool
+field_value (struct pdump_walk *w, const void *field, size_t *off,
+             uintptr_t *value)
 {
-  struct pdump_walk *w = (struct pdump_walk *) t;
   if (w->status != DUMPER_OK)
-    return;
-  size_t off = field_offset_of (w, field);
-  uint64_t encoded;
-  enum value_kind kind;
-  if (off != SIZE_MAX
-      && encode_ptr (w, copied_value (w, off), type, off, &encoded, &kind))
-    store (w, off, encoded, kind);
-}
-
-static void
-trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
-{
-  struct pdump_walk *w = (struct pdump_walk *) t;
-  if (w->status != DUMPER_OK)
-    return;
-  size_t off = field_offset_of (w, field);
-  uint64_t encoded;
-  enum value_kind kind;
-  if (off != SIZE_MAX
-      && encode_bytes (w, copied_value (w, off), length, off, &encoded, &kind))
-    store (w, off, encoded, kind);
+    return false;
+  *off = field_offset_of (w, field);
+  if (*off == SIZE_MAX)
+    return false;
+  *value = copied_value (w, *off);
+  if (*value != 0)
+    return true;
+  store (w, *off, 0, VALUE_PLAIN);
+  return false;
 }
 
 /* A C function pointer: stored as the index of its declaration.  */
@@ -1133,17 +1291,10 @@ static void
 trace_code (struct dumper_tracer *t, const void *field)
 {
   struct pdump_walk *w = (struct pdump_walk *) t;
-  if (w->status != DUMPER_OK)
+  size_t off;
+  uintptr_t value;
+  if (!field_value (w, field, &off, &value))
     return;
-  size_t off = field_offset_of (w, field);
-  if (off == SIZE_MAX)
-    return;
-  uintptr_t value = copied_value (w, off);
-  if (value == 0)
-    {
-      store (w, off, 0, VALUE_PLAIN);
-      return;
-    }
   size_t lo = 0, hi = w->code_target_count;
   while (lo < hi)
     {
@@ -1166,6 +1317,40 @@ trace_code (struct dumper_tracer *t, const void *field)
   store (w, off, w->code_targets[lo].decl, VALUE_CODE);
 }
 
+/* An interior pointer: into the executable, an executable word; NULL
+   as it is; else a word of 0 with its image relocation bit, resolved
+   when the walk ends (resolve_interiors).  */
+static void
+trace_interior (struct dumper_tracer *t, void *const *field)
+{
+  struct pdump_walk *w = (struct pdump_walk *) t;
+  size_t off;
+  uintptr_t value;
+  if (!field_value (w, field, &off, &value))
+    return;
+  if (pdump_exe_contains (&w->exe, value))
+    {
+      store (w, off, value - w->exe.bias, VALUE_EXE);
+      return;
+    }
+  if (w->interior_count == w->interior_capacity)
+    {
+      size_t capacity = w->interior_capacity ? 2 * w->interior_capacity : 256;
+      struct pdump_interior *grown = realloc (w->interiors,
+                                              capacity * sizeof *grown);
+      if (grown == NULL)
+        {
+          fail (w, DUMPER_E_NOMEM, "out of memory for interior pointers");
+          return;
+        }
+      w->interiors = grown;
+      w->interior_capacity = capacity;
+    }
+  w->interiors[w->interior_count++] = (struct pdump_interior) {
+    w->current->offset + off, value, w->current->index, (uint32_t) off };
+  store (w, off, 0, VALUE_IMAGE);
+}
+
 /* ------------------------------------------------------------------ */
 /* The field queue.
 
@@ -1186,16 +1371,16 @@ handle_fields (struct pdump_walk *w)
       switch ((enum field_form) f->form)
         {
         case FORM_WORD:
-          trace_word (&w->tracer, f->field);
-          break;
         case FORM_PTR:
-          trace_ptr (&w->tracer, f->field, (int) f->arg);
-          break;
         case FORM_BYTES:
-          trace_bytes (&w->tracer, f->field, f->arg);
+        case FORM_SIZED:
+          trace_value (w, f);
           break;
         case FORM_CODE:
           trace_code (&w->tracer, f->field);
+          break;
+        case FORM_INTERIOR:
+          trace_interior (&w->tracer, f->field);
           break;
         }
     }
@@ -1203,17 +1388,18 @@ handle_fields (struct pdump_walk *w)
 }
 
 static void
-queue_field (struct pdump_walk *w, const void *field, size_t arg,
+queue_field (struct pdump_walk *w, const void *field, size_t arg, int type,
              enum field_form form)
 {
   if (w->field_count == PDUMP_FIELD_BATCH)
     handle_fields (w);
-  w->fields[w->field_count++] = (struct pdump_field) { field, arg,
+  w->fields[w->field_count++] = (struct pdump_field) { field, arg, type,
                                                        (unsigned char) form };
-  /* The hint, for a field inside the object (others fail when handled).  */
+  /* The hint, for a field inside the object (others fail when handled);
+     an interior pointer's target is no object's start.  */
   const struct pdump_work *cur = w->current;
   uintptr_t f = (uintptr_t) field, src = (uintptr_t) cur->src;
-  if (form == FORM_CODE || f < src || cur->size < sizeof (uintptr_t)
+  if (form == FORM_CODE || form == FORM_INTERIOR || f < src || cur->size < sizeof (uintptr_t)
       || f - src > cur->size - sizeof (uintptr_t))
     return;
   uintptr_t value = copied_value (w, f - src);
@@ -1241,25 +1427,38 @@ queue_field (struct pdump_walk *w, const void *field, size_t arg,
 static void
 queue_word (struct dumper_tracer *t, const uintptr_t *field)
 {
-  queue_field ((struct pdump_walk *) t, field, 0, FORM_WORD);
+  queue_field ((struct pdump_walk *) t, field, 0, 0, FORM_WORD);
 }
 
 static void
 queue_ptr (struct dumper_tracer *t, void *const *field, int type)
 {
-  queue_field ((struct pdump_walk *) t, field, (size_t) type, FORM_PTR);
+  queue_field ((struct pdump_walk *) t, field, (size_t) type, 0, FORM_PTR);
 }
 
 static void
 queue_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
-  queue_field ((struct pdump_walk *) t, field, length, FORM_BYTES);
+  queue_field ((struct pdump_walk *) t, field, length, 0, FORM_BYTES);
 }
 
 static void
 queue_code (struct dumper_tracer *t, const void *field)
 {
-  queue_field ((struct pdump_walk *) t, field, 0, FORM_CODE);
+  queue_field ((struct pdump_walk *) t, field, 0, 0, FORM_CODE);
+}
+
+static void
+queue_sized (struct dumper_tracer *t, void *const *field, int type,
+             size_t nbytes)
+{
+  queue_field ((struct pdump_walk *) t, field, nbytes, type, FORM_SIZED);
+}
+
+static void
+queue_interior (struct dumper_tracer *t, void *const *field)
+{
+  queue_field ((struct pdump_walk *) t, field, 0, 0, FORM_INTERIOR);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1467,7 +1666,209 @@ pdump_walk_overlay_late (const struct pdump_walk *w, unsigned char *chunk,
               (size_t) (end - from));
       laid = true;
     }
+  /* After the late copies: a late object's copy holds its interior
+     words' placeholders.  */
+  lo = 0, hi = w->patch_count;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (w->patches[mid].offset < at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (size_t i = lo; i < w->patch_count && w->patches[i].offset < at + size;
+       i++)
+    {
+      pdump_word value = (pdump_word) w->patches[i].value;
+      memcpy (chunk + (w->patches[i].offset - at), &value, sizeof value);
+      laid = true;
+    }
   return laid;
+}
+
+/* ------------------------------------------------------------------ */
+/* Interior pointers, resolved when the walk ends.  The containing
+   object of each is found among all placed objects, listed (live
+   address, size, walk offset) from the visited map and array and
+   sorted by address: only when there are interior pointers, so a host
+   without them pays nothing.  */
+
+struct placed
+{
+  uintptr_t start;
+  uint64_t size;
+  uint64_t offset;          /* walk-time */
+};
+
+struct placed_list
+{
+  struct pdump_walk *w;
+  struct placed *items;
+  size_t count, capacity;
+  bool nomem;
+};
+
+/* Add the object at ADDRESS whose visited value is SEEN.  */
+static void
+list_placed (struct placed_list *l, uintptr_t address, uint64_t seen)
+{
+  const struct pdump_walk *w = l->w;
+  if (seen == 0 || l->nomem)
+    return;
+  if (l->count == l->capacity)
+    {
+      size_t capacity = l->capacity ? 2 * l->capacity : 4096;
+      struct placed *grown = realloc (l->items, capacity * sizeof *grown);
+      if (grown == NULL)
+        {
+          l->nomem = true;
+          return;
+        }
+      l->items = grown;
+      l->capacity = capacity;
+    }
+  uint32_t type = (uint32_t) (seen & VISITED_TYPE_MASK);
+  struct placed *p = &l->items[l->count++];
+  p->start = address;
+  if (type == PDUMP_TYPE_BYTES)
+    {
+      const struct pdump_block *b = &w->blocks[seen >> VISITED_SHIFT];
+      p->offset = b->offset;
+      p->size = b->length;
+      return;
+    }
+  p->offset = visited_offset (seen);
+  const struct dumper_type *t = &w->heap->types[type];
+  if (t->size != NULL)
+    p->size = t->size ((const void *) address);
+  else
+    {
+      const uint64_t *length = common_addrmap_get (&w->sized_lengths,
+                                                   address);
+      p->size = length ? *length : 0;
+    }
+}
+
+static void
+list_reached (uintptr_t address, void *ctx)
+{
+  struct placed_list *l = ctx;
+  size_t n = common_blockset_number_of (l->w->reachable, address);
+  if (n < l->w->reached_count)
+    list_placed (l, address, l->w->reached[n]);
+}
+
+static int
+placed_order (const void *a, const void *b)
+{
+  uintptr_t x = ((const struct placed *) a)->start;
+  uintptr_t y = ((const struct placed *) b)->start;
+  return (x > y) - (x < y);
+}
+
+static int
+patch_order (const void *a, const void *b)
+{
+  uint64_t x = ((const struct pdump_patch *) a)->offset;
+  uint64_t y = ((const struct pdump_patch *) b)->offset;
+  return (x > y) - (x < y);
+}
+
+/* The placed object holding ADDRESS, or ending at it: the last one
+   starting at or before it.  An address that ends one object and
+   starts the next (objects of a loaded image are packed) is the next
+   one's start (heap.h).  NULL when there is none.  */
+static const struct placed *
+placed_containing (const struct placed_list *l, uintptr_t address)
+{
+  size_t lo = 0, hi = l->count;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (l->items[mid].start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || address - l->items[lo - 1].start > l->items[lo - 1].size)
+    return NULL;
+  return &l->items[lo - 1];
+}
+
+/* Refuse interior pointer P, whose target is in no placed object.  */
+static void
+refuse_interior (struct pdump_walk *w, const struct pdump_interior *p)
+{
+  char path[512];
+  describe_path (w, p->owner, path, sizeof path);
+  fail (w, DUMPER_E_INTERIOR_POINTER, "object of type `%s' (reached via %s), "
+        "field at +%" PRIu32 ": the interior pointer 0x%" PRIxPTR
+        " (dumper_trace_interior) lies in no object the dump reaches by its "
+        "start (nor one past the end of one)", type_name (w, w->types[p->owner]),
+        path, p->field_offset, p->address);
+}
+
+/* Store the encoded interior word VALUE at walk offset AT of HOT, after
+   append_group: in the window, or as a patch for what already went to
+   the file.  */
+static bool
+put_interior (struct pdump_walk *w, uint64_t at, uint64_t value,
+              size_t *patch_capacity)
+{
+  uint64_t offset = at >= PDUMP_GROUP_BIAS
+                    ? w->group_start + (at - PDUMP_GROUP_BIAS) : at;
+  if (w->hot_fd < 0 || offset >= w->hot.base)
+    {
+      pdump_word stored = (pdump_word) value;
+      memcpy (w->hot.bytes.data + (offset - w->hot.base), &stored,
+              sizeof stored);
+      return true;
+    }
+  if (w->patch_count == *patch_capacity)
+    {
+      size_t capacity = *patch_capacity ? 2 * *patch_capacity : 256;
+      struct pdump_patch *grown = realloc (w->patches,
+                                           capacity * sizeof *grown);
+      if (grown == NULL)
+        return false;
+      w->patches = grown;
+      *patch_capacity = capacity;
+    }
+  w->patches[w->patch_count++] = (struct pdump_patch) { offset, value };
+  return true;
+}
+
+static void
+resolve_interiors (struct pdump_walk *w)
+{
+  struct placed_list l = { .w = w };
+  size_t cursor = 0;
+  uintptr_t key;
+  uint64_t *value;
+  while (common_addrmap_next (&w->visited, &cursor, &key, &value))
+    list_placed (&l, key, *value);
+  if (w->reached)
+    common_blockset_each (w->reachable, list_reached, &l);
+  size_t patch_capacity = 0;
+  if (l.nomem)
+    fail (w, DUMPER_E_NOMEM, "out of memory resolving interior pointers");
+  else
+    qsort (l.items, l.count, sizeof *l.items, placed_order);
+  for (size_t i = 0; i < w->interior_count && w->status == DUMPER_OK; i++)
+    {
+      const struct pdump_interior *p = &w->interiors[i];
+      const struct placed *o = placed_containing (&l, p->address);
+      if (o == NULL)
+        refuse_interior (w, p);
+      else if (!put_interior (w, p->at, o->offset + (p->address - o->start),
+                              &patch_capacity))
+        fail (w, DUMPER_E_NOMEM, "out of memory resolving interior "
+              "pointers");
+    }
+  free (l.items);
+  if (w->status == DUMPER_OK && w->patch_count > 1)
+    qsort (w->patches, w->patch_count, sizeof *w->patches, patch_order);
 }
 
 /* Copy and trace everything on the stack.  */
@@ -1489,7 +1890,7 @@ drain (struct pdump_walk *w)
       memcpy (current_copy (w), item.src, item.size);
       if (t->fixup)
         t->fixup (item.src, current_copy (w));
-      t->trace (item.src, &w->tracer);
+      trace_object (t, item.src, item.size, &w->tracer);
       handle_fields (w);
       if (w->status == DUMPER_OK)
         lint_object (w, item.index, item.type, current_copy (w), item.size,
@@ -1735,6 +2136,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   w->tracer.ptr = queue_ptr;
   w->tracer.bytes = queue_bytes;
   w->tracer.code = queue_code;
+  w->tracer.sized = queue_sized;
+  w->tracer.interior = queue_interior;
   w->heap = req->heap;
   w->decls = req->decls;
   w->decl_count = req->decl_count;
@@ -1804,6 +2207,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
     }
   if (w->status == DUMPER_OK)
     append_group (w);
+  if (w->status == DUMPER_OK && w->interior_count > 0)
+    resolve_interiors (w);
   if (w->status == DUMPER_OK && w->hot_fd >= 0
       && w->hot.bytes.size > w->hot.base)
     hot_flush (w, w->hot.bytes.size);
@@ -1814,6 +2219,7 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   /* The layout needs no lookups by address: the map goes before it
      allocates.  */
   common_addrmap_free (&w->visited);
+  common_addrmap_free (&w->sized_lengths);
   visited_free (w);
   return w->status;
 }
@@ -1849,7 +2255,10 @@ pdump_walk_free (struct pdump_walk *w)
   common_zfree (w->blocks, w->block_capacity * sizeof *w->blocks);
   buf_free (&w->index_cold);
   free (w->stack);
+  free (w->interiors);
+  free (w->patches);
   common_addrmap_free (&w->visited);
+  common_addrmap_free (&w->sized_lengths);
   visited_free (w);
   common_maps_free (&w->maps);
   memset (w, 0, sizeof *w);

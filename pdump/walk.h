@@ -77,8 +77,29 @@ struct pdump_hot_area
 struct pdump_field
 {
   const void *field;
-  size_t arg;               /* type (ptr) or length (bytes) */
+  size_t arg;               /* type (ptr) or length (bytes, sized) */
+  int32_t type;             /* sized: the owner-sized type */
   unsigned char form;       /* walk.c's enum field_form */
+};
+
+/* An interior pointer (dumper_trace_interior), resolved when the walk
+   ends: the object that holds its target may not be placed when it is
+   met.  Its word in HOT holds 0 (with its RELOC_IMAGE bit) until then.  */
+struct pdump_interior
+{
+  uint64_t at;              /* walk offset of the word in HOT */
+  uintptr_t address;        /* the live pointer */
+  uint32_t owner;           /* the object holding it, for messages */
+  uint32_t field_offset;
+};
+
+/* A resolved interior word below the HOT window (already in the file),
+   for pdump_walk_overlay_late to lay over HOT when write.c reads it
+   back.  */
+struct pdump_patch
+{
+  uint64_t offset;          /* in HOT */
+  uint64_t value;           /* walk-time encoding, as other image words */
 };
 
 #define PDUMP_FIELD_BATCH 32
@@ -171,6 +192,13 @@ struct pdump_walk
   void *cold_hash;          /* XXH3_state_t */
   uint64_t cold_checksum;   /* when the walk ends, with COLD_FD >= 0 */
   uint64_t image_reloc_count;
+  /* Owner-sized blocks met: live address -> their length, which every
+     later referrer must report too.  Empty without them.  */
+  struct common_addrmap sized_lengths;
+  struct pdump_interior *interiors;
+  size_t interior_count, interior_capacity;
+  struct pdump_patch *patches;      /* sorted by offset */
+  size_t patch_count;
   struct pdump_record *records;
   size_t record_count;
   struct pdump_buf scalar_data;
@@ -237,8 +265,9 @@ const unsigned char *pdump_walk_object_index (struct pdump_walk *walk,
                                               size_t *size);
 
 /* Lay the late objects' copies of a finished WALK over CHUNK, HOT's
-   bytes [AT, AT + SIZE) as read back from the file.  True when a copy
-   lay there.  */
+   bytes [AT, AT + SIZE) as read back from the file, then the resolved
+   interior words that lie there (pdump_patch).  AT and SIZE are whole
+   words.  True when a copy or a word lay there.  */
 bool pdump_walk_overlay_late (const struct pdump_walk *walk,
                               unsigned char *chunk, uint64_t at, size_t size);
 

@@ -372,6 +372,15 @@ unexec_arena_not_live (const void *ptr)
   return not_live_because (ptr);
 }
 
+size_t
+unexec_arena_usable_size (const void *ptr)
+{
+  if (not_live_because (ptr) != NULL)
+    return 0;
+  return block_size ((const struct block *) ((uintptr_t) ptr - HEADER))
+         - HEADER;
+}
+
 /* The block of PTR, after checking that PTR is the payload of a block in
    use.  The bridge has checked already (unexec_arena_not_live), so a
    bad pointer here is a broken invariant of the library itself.  */

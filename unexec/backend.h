@@ -30,6 +30,10 @@ void unexec_arena_free (void *ptr);
    abort on such a pointer; the bridge asks first and returns a status.  */
 const char *unexec_arena_not_live (const void *ptr);
 
+/* The payload's usable size of the block in use at PTR (PTR as
+   unexec_arena_not_live accepts it), or 0 when it is not one.  */
+size_t unexec_arena_usable_size (const void *ptr);
+
 /* Call FN for every block in use, in address order, with its payload
    and the payload's usable size.  */
 void unexec_arena_each_block (void (*fn) (void *payload, size_t size,

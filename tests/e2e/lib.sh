@@ -117,6 +117,23 @@ expect_status () {
   fi
 }
 
+# refused SCENARIO STATUS WORDS...: a dump by the test host $REFUSING
+# with --bad SCENARIO (and $DUMP, see dump_option) exits STATUS, says
+# each of WORDS, and leaves no file in $T.
+refused () {
+  _b=$1; _s=$2
+  shift 2
+  begin "--bad $_b: refused with $_s"
+  _out=`"$REFUSING" --bad $_b $DUMP --output "$T/out" 2>&1`
+  _st=$?
+  if [ $_st -ne $_s ]; then fail "exit status $_st, expected $_s: $_out"; return; fi
+  if ls "$T" | grep -q '^out'; then fail "a file was left: `ls "$T"`"; return; fi
+  for _w in "$@"; do
+    case $_out in *"$_w"*) ;; *) fail "message lacks '$_w': $_out"; return ;; esac
+  done
+  pass
+}
+
 # wait_on_pipe PID: wait (at most 10 s) until process PID blocks reading
 # a pipe, as a REPL does once it has started and waits for input.
 wait_on_pipe () {

@@ -47,12 +47,13 @@ struct marker
   struct dumper_tracer tracer;
   const void **stack;
   int *stack_types;
+  size_t *stack_lengths;     /* owner-sized blocks: their referrer's */
   size_t size, capacity;
   uint64_t sum;              /* of every byte-block byte: touches them */
 };
 
 static void
-push (struct marker *m, const void *obj, int type)
+push_sized (struct marker *m, const void *obj, int type, size_t nbytes)
 {
   if (!pdump_object_p (obj) || pdump_marked_p (obj))
     return;
@@ -62,11 +63,21 @@ push (struct marker *m, const void *obj, int type)
       m->capacity = m->capacity ? m->capacity * 2 : 1024;
       m->stack = realloc (m->stack, m->capacity * sizeof *m->stack);
       m->stack_types = realloc (m->stack_types, m->capacity * sizeof *m->stack_types);
-      if (m->stack == NULL || m->stack_types == NULL)
+      m->stack_lengths = realloc (m->stack_lengths,
+                                  m->capacity * sizeof *m->stack_lengths);
+      if (m->stack == NULL || m->stack_types == NULL
+          || m->stack_lengths == NULL)
         abort ();
     }
   m->stack[m->size] = obj;
+  m->stack_lengths[m->size] = nbytes;
   m->stack_types[m->size++] = type;
+}
+
+static void
+push (struct marker *m, const void *obj, int type)
+{
+  push_sized (m, obj, type, 0);
 }
 
 static void
@@ -123,6 +134,32 @@ mark_code (struct dumper_tracer *t, const void *field)
   (void) field;
 }
 
+/* An owner-sized block: marked like any object, traced with the length
+   its referrer reports (structural verification checked it against
+   the index).  */
+static void
+mark_sized (struct dumper_tracer *t, void *const *field, int type,
+            size_t nbytes)
+{
+  if (*field == NULL)
+    return;
+  if (type < 0 || type >= heap.type_count || heap.types[type].size != NULL)
+    abort ();   /* the pass let a bad sized pointer through */
+  push_sized ((struct marker *) t, *field, type, nbytes);
+}
+
+/* Interior pointers keep nothing alive (heap.h); read the byte before
+   the target, which the pass proved lies in an object (or at its end),
+   so a bad one shows under the sanitizers.  */
+static void
+mark_interior (struct dumper_tracer *t, void *const *field)
+{
+  struct marker *m = (struct marker *) t;
+  const unsigned char *p = *field;
+  if (p && pdump_object_p (p - 1))
+    m->sum += p[-1];
+}
+
 static void
 walk_heap (const struct pdump_entry *entries, size_t count)
 {
@@ -132,6 +169,8 @@ walk_heap (const struct pdump_entry *entries, size_t count)
   m.tracer.ptr = mark_ptr;
   m.tracer.bytes = mark_bytes;
   m.tracer.code = mark_code;
+  m.tracer.sized = mark_sized;
+  m.tracer.interior = mark_interior;
   for (size_t i = 0; i < count; i++)
     {
       const struct pdump_entry *e = &entries[i];
@@ -149,6 +188,12 @@ walk_heap (const struct pdump_entry *entries, size_t count)
       m.size--;
       const void *obj = m.stack[m.size];
       const struct dumper_type *t = &heap.types[m.stack_types[m.size]];
+      if (t->size == NULL)
+        {
+          if (t->trace_sized)
+            t->trace_sized (obj, m.stack_lengths[m.size], &m.tracer);
+          continue;
+        }
       if (t->size (obj) == 0)
         abort ();
       if (t->trace)
@@ -156,6 +201,7 @@ walk_heap (const struct pdump_entry *entries, size_t count)
     }
   free (m.stack);
   free (m.stack_types);
+  free (m.stack_lengths);
 }
 
 /* ------------------------------------------------------------------ */
