@@ -66,6 +66,7 @@ bridge_decl_kind_name (uint32_t kind)
     case DUMPER_DECL_HOOK: return "hook";
     case DUMPER_DECL_CODE: return "code";
     case DUMPER_DECL_OBJECTS: return "static objects";
+    case DUMPER_DECL_CODE_TABLE: return "code table";
     default: return "?";
     }
 }
@@ -105,10 +106,55 @@ compare_fn (const void *a, const void *b)
                        (uintptr_t) sort_table[*(const uint32_t *) b].fn, a, b);
 }
 
+/* A code table on its own.  The loader reads each element's member
+   from the array (pdump/check.c, pdump_relocate_code), and the writer
+   and the pre-dump check read them all (common/codetargets.c), so the
+   array must be whole elements whose member is an aligned function
+   pointer inside the element, and lie in the executable, whose data
+   the declaration table may name.  */
+static bool
+code_table_problem (const struct dumper_decl *d, char *why, size_t why_size)
+{
+  size_t fn_size = sizeof (void (*) (void));
+  size_t fn_align = _Alignof (void (*) (void));
+  struct bridge_exe_span span;
+  if (d->addr == NULL || d->size == 0
+      || (uintptr_t) d->addr + d->size < (uintptr_t) d->addr)
+    snprintf (why, why_size, "is a code table of %zu bytes at %p: it must "
+              "be a non-empty array", d->size, d->addr);
+  else if (d->stride == 0 || d->size % d->stride != 0
+           || d->stride % fn_align != 0 || (uintptr_t) d->addr % fn_align != 0)
+    snprintf (why, why_size, "is a code table of %zu bytes at %p in elements "
+              "of %zu: the elements must tile it and be aligned for a "
+              "function pointer (%zu bytes)", d->size, d->addr, d->stride,
+              fn_align);
+  else if (d->type < 0 || (size_t) d->type % fn_align != 0
+           || (size_t) d->type > d->stride - fn_size || d->stride < fn_size)
+    snprintf (why, why_size, "is a code table whose member is at byte "
+              "%" PRId32 " of a %zu-byte element: not an aligned function "
+              "pointer inside it", d->type, d->stride);
+  else if (d->size / d->stride > UINT32_MAX)
+    snprintf (why, why_size, "is a code table of %zu elements; at most %"
+              PRIu32 " are supported", d->size / d->stride, UINT32_MAX);
+  else if (d->fn != NULL)
+    snprintf (why, why_size, "is a code table but names a function");
+  else if ((bridge_exe_span (&span), span.count > 0)
+           && (!bridge_exe_span_contains (&span, (uintptr_t) d->addr)
+               || !bridge_exe_span_contains (&span, (uintptr_t) d->addr
+                                                     + d->size - 1)))
+    snprintf (why, why_size, "is a code table at %p, outside the "
+              "executable's data", d->addr);
+  else
+    return false;
+  return true;
+}
+
 /* One entry on its own.  */
 static bool
 entry_problem (const struct dumper_decl *d, char *why, size_t why_size)
 {
+  if (d->kind == DUMPER_DECL_CODE_TABLE)
+    return code_table_problem (d, why, why_size);
   if (d->kind < DUMPER_DECL_ROOT || d->kind > DUMPER_DECL_KIND_MAX)
     snprintf (why, why_size, "has kind %" PRIu32 ", not a declaration kind",
               d->kind);

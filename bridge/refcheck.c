@@ -59,6 +59,7 @@
 
 #include "bridge.h"
 #include "common/blockset.h"
+#include "common/codetargets.h"
 #include "common/maps.h"
 
 struct refcheck_item
@@ -91,6 +92,11 @@ struct refcheck
   uintptr_t managed_start, managed_end;   /* unexec: the arena */
   struct bridge_exe_span exe;
   const struct dumper_decl *decls;        /* the declaration table */
+  size_t decl_count;
+  /* Made by the first code pointer (trace_code); most heaps have few
+     or none, and a table of builtins can be long.  */
+  struct common_code_targets code_targets;
+  bool code_targets_built;
   /* Visited objects, live blocks and objects of a loaded image alike,
      in a bitmap set (a bit per 8 bytes, however many objects); an
      image object at an address the set cannot hold (not a multiple of
@@ -580,9 +586,11 @@ trace_interior (struct dumper_tracer *t, void *const *field)
 }
 
 /* A C function pointer: its target must be declared with
-   DUMPER_DECLARE_CODE, in both back ends alike (pdump stores the
-   declaration's index; unexec keeps the address, and refuses the same
-   heap so a host validated in one mode works in the other).  */
+   DUMPER_DECLARE_CODE or in a DUMPER_DECLARE_CODE_TABLE, in both back
+   ends alike (pdump stores the declaration's index, and the element's
+   for a table; unexec keeps the address, and refuses the same heap so
+   a host validated in one mode works in the other).  The same list as
+   the pdump writer's (common/codetargets.c), so the two agree.  */
 static void
 trace_code (struct dumper_tracer *t, const void *field)
 {
@@ -591,13 +599,25 @@ trace_code (struct dumper_tracer *t, const void *field)
     return;
   void (*fn) (void);
   memcpy (&fn, field, sizeof fn);
-  if (fn == NULL
-      || bridge_decl_find_fn (DUMPER_DECL_CODE, fn) != SIZE_MAX)
+  if (fn == NULL)
+    return;
+  if (!c->code_targets_built)
+    {
+      if (!common_code_targets_build (&c->code_targets, c->decls,
+                                      c->decl_count))
+        {
+          refuse (c, DUMPER_E_NOMEM, field, "out of memory for the list of "
+                  "declared code targets");
+          return;
+        }
+      c->code_targets_built = true;
+    }
+  if (common_code_targets_find (&c->code_targets, (uintptr_t) fn) != NULL)
     return;
   char problem[256];
   snprintf (problem, sizeof problem, "code pointer %p is not a declared "
-            "code target; declare the function with DUMPER_DECLARE_CODE",
-            *(void *const *) field);
+            "code target; declare the function with DUMPER_DECLARE_CODE "
+            "or in a DUMPER_DECLARE_CODE_TABLE", *(void *const *) field);
   refuse (c, DUMPER_E_REGISTRATION, field, problem);
 }
 
@@ -765,6 +785,7 @@ bridge_check_references (const struct dumper_heap *heap,
   if (st != DUMPER_OK)
     return st;
   c.decls = decls;
+  c.decl_count = decl_count;
   st = bridge_alloc_blocks (&c.managed_start, &c.managed_end);
   if (st != DUMPER_OK)
     return st;
@@ -796,6 +817,7 @@ bridge_check_references (const struct dumper_heap *heap,
   free (c.reported);
   free (c.interiors);
   free (c.extents);
+  common_code_targets_free (&c.code_targets);
   bridge_alloc_blocks_release ();
   return c.status;
 }

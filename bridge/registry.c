@@ -271,9 +271,10 @@ register_declared (const struct dumper_decl *decl)
                         "not in the executable's declaration table (section "
                         DUMPER_DECL_SECTION "); declare with the DUMPER_* "
                         "macros in the executable", (const void *) decl);
-  if (decl->kind == DUMPER_DECL_CODE || decl->kind == DUMPER_DECL_OBJECTS)
-    return DUMPER_OK;   /* declared is all a code target or static object
-                           needs */
+  if (decl->kind == DUMPER_DECL_CODE || decl->kind == DUMPER_DECL_OBJECTS
+      || decl->kind == DUMPER_DECL_CODE_TABLE)
+    return DUMPER_OK;   /* declared is all a code target, code table or
+                           static object needs */
   /* A hook has no static (addr NULL, size 0), a scalar is one block:
      only the word kinds have a last word.  */
   unsigned char *first = decl->addr;

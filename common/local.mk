@@ -3,7 +3,7 @@
 # libdumper (atomic file output, ...).  Part of libdumper in every
 # build; the tools link the objects they need directly.
 
-COMMON_SRCS = common/addrmap.c common/atomic.c common/blockset.c common/clock.c common/elfnote.c \
+COMMON_SRCS = common/addrmap.c common/atomic.c common/blockset.c common/clock.c common/codetargets.c common/elfnote.c \
 	common/maps.c common/zmem.c
 LIB_SRCS_common += $(COMMON_SRCS)
 COMMON_OBJS = $(COMMON_SRCS:.c=.o)

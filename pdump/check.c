@@ -36,6 +36,7 @@
 
 #include "check.h"
 #include "common/bits.h"
+#include "common/codetargets.h"
 #include "hash.h"
 
 /* Relocation proceeds in chunks of this many HOT words (256 KiB, within
@@ -601,6 +602,51 @@ pdump_check_registry (const struct pdump_view *v, const void *registry,
   return check_unique_records (v, registry, path, detail, detail_size);
 }
 
+/* The function the code word CODE (format.h, PDUMP_CODE_WORD) of HOT
+   word W names in DECLS, into *TARGET: a DUMPER_DECL_CODE entry's
+   function (element 0), or the member of an element of a
+   DUMPER_DECL_CODE_TABLE entry's array, read from this process's
+   array: the image never holds an address to call.  */
+static enum dumper_status
+code_target (pdump_word code, const struct dumper_decl *decls,
+             size_t decl_count, uintptr_t *target, uint32_t w,
+             const char *path, char *detail, size_t detail_size)
+{
+  uint64_t index = PDUMP_CODE_DECL (code);
+  uint64_t element = PDUMP_CODE_ELEMENT (code);
+  if (index >= decl_count || (decls[index].kind != DUMPER_DECL_CODE
+                              && decls[index].kind != DUMPER_DECL_CODE_TABLE))
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "HOT word %u names declaration %" PRIu64 ", which is "
+                 "not a declared code target (the executable "
+                 "declares %zu entries)", w, index, decl_count);
+  const struct dumper_decl *d = &decls[index];
+  const char *name = d->name ? d->name : "?";
+  if (d->kind == DUMPER_DECL_CODE)
+    {
+      if (element != 0)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                     path, "HOT word %u names element %" PRIu64 " of "
+                     "declaration %" PRIu64 " (code %s), a single function, "
+                     "not a code table", w, element, index, name);
+      *target = (uintptr_t) d->fn;
+      return DUMPER_OK;
+    }
+  uint64_t element_count = d->stride ? d->size / d->stride : 0;
+  if (element >= element_count)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "HOT word %u names element %" PRIu64 " of code table %s "
+                 "(declaration %" PRIu64 "), which has %" PRIu64 " elements",
+                 w, element, name, index, element_count);
+  *target = common_code_table_member (d, (size_t) element);
+  if (*target == 0)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "HOT word %u names element %" PRIu64 " of code table %s "
+                 "(declaration %" PRIu64 "), whose function is NULL in this "
+                 "executable", w, element, name, index);
+  return DUMPER_OK;
+}
+
 enum dumper_status
 pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
                      const void *reloc_image, const void *reloc_exe,
@@ -635,14 +681,13 @@ pdump_relocate_code (const struct pdump_view *v, unsigned char *hot,
         return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                      "HOT word %u is in RELOC_CODE and another relocation "
                      "table", w);
-      pdump_word index;
-      memcpy (&index, hot + (size_t) w * PDUMP_WORD_SIZE, sizeof index);
-      if (index >= decl_count || decls[index].kind != DUMPER_DECL_CODE)
-        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "HOT word %u names declaration %" PRIuPTR ", which is "
-                     "not a declared code target (the executable declares "
-                     "%zu entries)", w, index, decl_count);
-      uintptr_t target = (uintptr_t) decls[index].fn;
+      pdump_word code;
+      memcpy (&code, hot + (size_t) w * PDUMP_WORD_SIZE, sizeof code);
+      uintptr_t target;
+      enum dumper_status st = code_target (code, decls, decl_count, &target,
+                                           w, path, detail, detail_size);
+      if (st != DUMPER_OK)
+        return st;
       memcpy (hot + (size_t) w * PDUMP_WORD_SIZE, &target, sizeof target);
     }
   *code_count = cs->count;

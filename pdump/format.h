@@ -41,9 +41,11 @@
    holds the target's address minus the executable's load bias, plus the
    tag, and its index is in RELOC_EXE; the loader adds the load bias.
    Raw pointers are words with tag 0, so one scheme serves both.  A C
-   function pointer holds the index of its target in the executable's
-   declaration table (dumper.h, DUMPER_DECLARE_CODE) and its index is in
-   RELOC_CODE; the loader stores that declaration's address.
+   function pointer names its target in the executable's declaration
+   table (dumper.h, DUMPER_DECLARE_CODE and DUMPER_DECLARE_CODE_TABLE;
+   see PDUMP_CODE_WORD below) and its index is in RELOC_CODE; the
+   loader stores that declaration's function, or the member of that
+   code table's element.
 
    Nothing in the file is an address the loader writes to or calls:
    registry records name entries of the executable's declaration table
@@ -108,6 +110,24 @@ typedef uintptr_t pdump_word;
 #define PDUMP_WORD_SIZE ((uint64_t) sizeof (pdump_word))
 _Static_assert (sizeof (pdump_word) == 4 || sizeof (pdump_word) == 8,
                 "pdump supports 4-byte and 8-byte words");
+
+/* A code word (a HOT word RELOC_CODE lists): the index of a
+   declaration in the low half of the word, and for a code table
+   (DUMPER_DECL_CODE_TABLE) the element's index in the high half; 0
+   there for a single function (DUMPER_DECL_CODE), so such a word is
+   the declaration index alone, as before code tables.  Half a word
+   each: both indexes are below 2^32 with 8-byte words and 2^16 with
+   4-byte ones; the writer refuses a target it cannot name so.  */
+#define PDUMP_CODE_HALF_BITS (PDUMP_WORD_SIZE * 4)
+#define PDUMP_CODE_INDEX_LIMIT (UINT64_C (1) << PDUMP_CODE_HALF_BITS)
+#define PDUMP_CODE_WORD(decl, element)                                   \
+  ((pdump_word) (decl) | ((pdump_word) (element) << PDUMP_CODE_HALF_BITS))
+#define PDUMP_CODE_INDEX_FITS(index)                                     \
+  (((uint64_t) (index) >> PDUMP_CODE_HALF_BITS) == 0)
+#define PDUMP_CODE_DECL(word)                                            \
+  ((uint64_t) ((word) & (pdump_word) (PDUMP_CODE_INDEX_LIMIT - 1)))
+#define PDUMP_CODE_ELEMENT(word)                                         \
+  ((uint64_t) ((word) >> PDUMP_CODE_HALF_BITS))
 
 /* This build's byte order, as the header names it.  configure refuses
    a big-endian target (doc/format.md, "Porting"); this check keeps a

@@ -1286,7 +1286,8 @@ field_value (struct pdump_walk *w, const void *field, size_t *off,
   return false;
 }
 
-/* A C function pointer: stored as the index of its declaration.  */
+/* A C function pointer: stored as the code word (format.h,
+   PDUMP_CODE_WORD) of the declaration common_code_targets_find picks.  */
 static void
 trace_code (struct dumper_tracer *t, const void *field)
 {
@@ -1295,26 +1296,30 @@ trace_code (struct dumper_tracer *t, const void *field)
   uintptr_t value;
   if (!field_value (w, field, &off, &value))
     return;
-  size_t lo = 0, hi = w->code_target_count;
-  while (lo < hi)
+  const struct common_code_target *target
+    = common_code_targets_find (&w->code_targets, value);
+  char problem[256];
+  if (target == NULL)
+    snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " (exe+0x%"
+              PRIxPTR ") is not a declared code target; declare the "
+              "function with DUMPER_DECLARE_CODE or in a "
+              "DUMPER_DECLARE_CODE_TABLE", value, value - w->exe.bias);
+  else if (!PDUMP_CODE_INDEX_FITS (target->decl)
+           || !PDUMP_CODE_INDEX_FITS (target->element))
+    snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " is "
+              "declaration %" PRIu32 " (%s), element %" PRIu32 ": an image "
+              "of %u-byte words names declarations and elements below %"
+              PRIu64, value, target->decl,
+              w->decls[target->decl].name ? w->decls[target->decl].name : "?",
+              target->element, (unsigned) PDUMP_WORD_SIZE,
+              PDUMP_CODE_INDEX_LIMIT);
+  else
     {
-      size_t mid = lo + (hi - lo) / 2;
-      if (w->code_targets[mid].address < value)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == w->code_target_count || w->code_targets[lo].address != value)
-    {
-      char problem[256];
-      snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " (exe+0x%"
-                PRIxPTR ") is not a declared code target; declare the "
-                "function with DUMPER_DECLARE_CODE", value,
-                value - w->exe.bias);
-      fail_field (w, DUMPER_E_REGISTRATION, off, problem);
+      store (w, off, PDUMP_CODE_WORD (target->decl, target->element),
+             VALUE_CODE);
       return;
     }
-  store (w, off, w->code_targets[lo].decl, VALUE_CODE);
+  fail_field (w, DUMPER_E_REGISTRATION, off, problem);
 }
 
 /* An interior pointer: into the executable, an executable word; NULL
@@ -2087,35 +2092,6 @@ walk_entry (struct pdump_walk *w, size_t i)
   drain (w);
 }
 
-/* The declared code targets, sorted by address, for trace_code.  */
-static int
-compare_code (const void *a, const void *b)
-{
-  const struct pdump_code_target *x = a, *y = b;
-  if (x->address != y->address)
-    return x->address < y->address ? -1 : 1;
-  return (x->decl > y->decl) - (x->decl < y->decl);
-}
-
-static bool
-build_code_targets (struct pdump_walk *w)
-{
-  size_t n = 0;
-  for (size_t i = 0; i < w->decl_count; i++)
-    n += w->decls[i].kind == DUMPER_DECL_CODE;
-  w->code_targets = malloc ((n ? n : 1) * sizeof *w->code_targets);
-  if (w->code_targets == NULL)
-    return false;
-  n = 0;
-  for (size_t i = 0; i < w->decl_count; i++)
-    if (w->decls[i].kind == DUMPER_DECL_CODE)
-      w->code_targets[n++] = (struct pdump_code_target) {
-        (uintptr_t) w->decls[i].fn, (uint32_t) i };
-  qsort (w->code_targets, n, sizeof *w->code_targets, compare_code);
-  w->code_target_count = n;
-  return true;
-}
-
 enum dumper_status
 pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
                 int hot_fd, uint64_t hot_file_offset, int cold_fd)
@@ -2187,7 +2163,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
                         ? expected - w->reached_count : 0;
     }
   w->records = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
-  if (w->records == NULL || !build_code_targets (w)
+  if (w->records == NULL
+      || !common_code_targets_build (&w->code_targets, w->decls, w->decl_count)
       || !common_addrmap_init (&w->visited, expected_others
                                ? expected_others : 1 << 10, NULL)
       || !reserve_objects (w, expected)
@@ -2247,7 +2224,7 @@ pdump_walk_free (struct pdump_walk *w)
   common_zfree (w->lates, w->late_log_capacity * sizeof *w->lates);
   buf_free (&w->cold);
   XXH3_freeState (w->cold_hash);
-  free (w->code_targets);
+  common_code_targets_free (&w->code_targets);
   free (w->records);
   free (w->scalar_data.data);
   common_zfree (w->parents, w->object_capacity * sizeof *w->parents);

@@ -14,6 +14,7 @@
 #include "exe.h"
 #include "format.h"
 #include "common/addrmap.h"
+#include "common/codetargets.h"
 #include "common/maps.h"
 
 /* During the walk, image offsets are section-relative; an offset into
@@ -130,13 +131,6 @@ struct pdump_late
   uint64_t position;        /* in late_log */
 };
 
-/* A declared code target.  */
-struct pdump_code_target
-{
-  uintptr_t address;
-  uint32_t decl;            /* its index in the declaration table */
-};
-
 struct pdump_walk
 {
   /* Callbacks first: trace functions get &walk->tracer.  */
@@ -146,8 +140,7 @@ struct pdump_walk
   const struct dumper_heap *heap;
   const struct dumper_decl *decls;
   size_t decl_count;
-  struct pdump_code_target *code_targets;   /* sorted by address */
-  size_t code_target_count;
+  struct common_code_targets code_targets;
   const struct pdump_entry *entries;
   size_t entry_count;
   uintptr_t tag_mask;

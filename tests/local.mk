@@ -9,7 +9,8 @@ BRIDGE_TESTS = tests/unit/test_args tests/unit/test_startup \
 CHECK_PROGRAMS += $(BRIDGE_TESTS)
 NOINST_PROGRAMS += tests/unit/flagprobe
 CHECK_SCRIPTS += tests/e2e/fingerprint.sh tests/e2e/build.sh tests/e2e/exports.sh \
-	tests/e2e/refuse.sh tests/e2e/by-header.sh tests/e2e/sized.sh
+	tests/e2e/refuse.sh tests/e2e/by-header.sh tests/e2e/sized.sh \
+	tests/e2e/codetable.sh
 
 TEST_CFLAGS = $(CMOCKA_CFLAGS)
 TEST_LIBS = libdumper.a $(CMOCKA_LIBS) $(LIB_DEPLIBS)

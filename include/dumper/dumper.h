@@ -383,10 +383,27 @@ void dumper_expect_objects (size_t count);
      DUMPER_DECLARE_ROOT (var)  DUMPER_DECLARE_WORD (var)
      DUMPER_DECLARE_PTR (var, type)  DUMPER_DECLARE_SCALAR (var)
      DUMPER_DECLARE_HOOK (fn)  DUMPER_DECLARE_CODE (fn)
+     DUMPER_DECLARE_CODE_TABLE (array, member)
      DUMPER_DECLARE_OBJECTS (array, type)
 
    DUMPER_DECLARE_CODE declares FN a target a heap object may point to
    (reported with dumper_trace_code, heap.h); it needs no registration.
+   DUMPER_DECLARE_CODE_TABLE declares every non-NULL MEMBER (a function
+   pointer) of the elements of the static array ARRAY such a target, in
+   one line: a runtime's tables of built-in functions (Lua's luaL_Reg
+   arrays: DUMPER_DECLARE_CODE_TABLE (strlib, func)) need no line per
+   function, and the functions may stay `static'.  An image names such a
+   target as (table, element index); a start from it reads the element's
+   MEMBER from this process's ARRAY, so ARRAY must not change at run
+   time (make it `static const'; its initialiser is what counts).  The
+   loader refuses an element index past the array's end, or an element
+   whose MEMBER is NULL.  A function declared twice (in a table and by
+   DUMPER_DECLARE_CODE, or in two tables) is stored by its
+   DUMPER_DECLARE_CODE entry if it has one, else by the table that comes
+   first in the declaration table, at its lowest index: the same image
+   for the same executable.  Like DUMPER_DECLARE_CODE it needs no
+   registration, and it may overlap other declarations (a table of
+   builtins may also be DUMPER_DECLARE_OBJECTS): it only reads ARRAY.
    DUMPER_DECLARE_OBJECTS declares a static array (or one static object)
    whose elements are objects of host type TYPE that heap words and
    pointers may point to (a table of builtins, static symbols): every
@@ -446,20 +463,32 @@ enum dumper_decl_kind
   DUMPER_DECL_CODE = 6,     /* code address heap objects may hold */
   DUMPER_DECL_OBJECTS = 7,  /* static objects of `type' heap words may
                                point to, `stride' bytes each */
-  DUMPER_DECL_KIND_MAX = 7
+  DUMPER_DECL_CODE_TABLE = 8,   /* a static array, `stride' bytes an
+                                   element, whose function pointer at
+                                   byte `type' of each element is a
+                                   code address heap objects may hold */
+  DUMPER_DECL_KIND_MAX = 8
 };
 
 /* One entry of the declaration table.  Made by the macros only.  */
 struct dumper_decl
 {
   uint32_t kind;            /* enum dumper_decl_kind */
-  int32_t type;             /* PTR: the host type index; else 0 */
+  int32_t type;             /* PTR, OBJECTS: the host type index;
+                               CODE_TABLE: the member's byte offset in
+                               an element; else 0 */
   size_t size;              /* bytes of the static; 0 for HOOK, CODE */
   void *addr;               /* the static; NULL for HOOK, CODE */
   void (*fn) (void);        /* HOOK, CODE: the function; else NULL */
   const char *name;         /* the C expression, for messages */
-  size_t stride;            /* OBJECTS: bytes per element; else 0 */
+  size_t stride;            /* OBJECTS, CODE_TABLE: bytes per element;
+                               else 0 */
 };
+/* CODE_TABLE keeps its member's offset in `type' rather than a field
+   of its own: the entry's size and layout are part of the ABI (the
+   table is an array the library indexes, and dumper-inspect reads it
+   from the file), and no other kind of table entry needs both a type
+   and an offset.  */
 
 /* The ELF section that holds the table.  No leading dot, so the linker
    defines __start_dumper_decls and __stop_dumper_decls.  */
@@ -512,6 +541,17 @@ struct dumper_decl
   DUMPER_DECL_STRIDED_ (DUMPER_CAT_ (dumper_decl_, __COUNTER__),        \
                         DUMPER_DECL_OBJECTS, (type), sizeof (array),    \
                         (void *) &(array), 0, #array, sizeof (array)[0])
+/* The size check catches a MEMBER that is not a pointer (a name, an
+   arity) at compile time; any function pointer type will do.  */
+#define DUMPER_DECLARE_CODE_TABLE(array, member)                         \
+  _Static_assert (sizeof ((array)[0].member) == sizeof (void (*) (void)), \
+                  "DUMPER_DECLARE_CODE_TABLE: " #array "[]." #member    \
+                  " is not a function pointer");                        \
+  DUMPER_DECL_STRIDED_ (DUMPER_CAT_ (dumper_decl_, __COUNTER__),        \
+                        DUMPER_DECL_CODE_TABLE,                         \
+                        (int32_t) offsetof (__typeof__ ((array)[0]), member), \
+                        sizeof (array), (void *) &(array), 0,           \
+                        #array "[]." #member, sizeof (array)[0])
 
 /* Register the declared entry DECL (which must lie in the table): every
    word of a ROOT, WORD or PTR entry, the bytes of a SCALAR; a HOOK is

@@ -81,6 +81,10 @@
      code-order   two neighbouring RELOC_CODE entries swapped
      code-word    the last RELOC_CODE entry set to HOT's word count
      code-index   a code pointer's declaration index set to VALUE
+     code-element a code pointer's element index (the high half of the
+                  word, format.h PDUMP_CODE_WORD: a code table's
+                  element) set to VALUE (default: the largest that fits),
+                  its declaration index kept
      code-kind    a code pointer's declaration index set to that of a
                   registry record's declaration (a static or a hook, not
                   a code target)
@@ -825,8 +829,8 @@ mutate_record_decl (struct image *im, const char *kind, uint64_t value,
   return "structural";
 }
 
-/* code-order, code-word, code-index, code-kind: one RELOC_CODE entry
-   or the code pointer it names.  */
+/* code-order, code-word, code-index, code-element, code-kind: one
+   RELOC_CODE entry or the code pointer it names.  */
 static const char *
 mutate_code_entry (struct image *im, const char *kind, uint64_t value,
                    char *what, size_t what_size)
@@ -859,6 +863,20 @@ mutate_code_entry (struct image *im, const char *kind, uint64_t value,
       value = record_at (im, (uint64_t) pick_record (im, any_record)).decl;
     }
   uint64_t old = hot_word (im, w);
+  if (strcmp (kind, "code-element") == 0)
+    {
+      /* The mutator's own decoding of the code word: the declaration
+         in the low half, the element in the high half.  */
+      unsigned half = im->h.word_size * 4u;
+      uint64_t low = (UINT64_C (1) << half) - 1;
+      if (value == 0 || value > low)
+        value = low;
+      set_hot_word (im, w, (old & low) | (value << half));
+      snprintf (what, what_size, "code pointer at HOT word %u names element "
+                "%" PRIu64 " of declaration %" PRIu64 " (was element %"
+                PRIu64 ")", w, value, old & low, old >> half);
+      return "structural";
+    }
   set_hot_word (im, w, value);
   snprintf (what, what_size, "code pointer at HOT word %u names declaration "
             "%" PRIu64 " (was %" PRIu64 ")", w, value, old);
@@ -1191,14 +1209,16 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed,
       || strcmp (kind, "record-kind") == 0)
     return mutate_record_decl (im, kind, value, what, what_size);
   if (strcmp (kind, "code-order") == 0 || strcmp (kind, "code-word") == 0
-      || strcmp (kind, "code-index") == 0 || strcmp (kind, "code-kind") == 0)
+      || strcmp (kind, "code-index") == 0 || strcmp (kind, "code-kind") == 0
+      || strcmp (kind, "code-element") == 0)
     return mutate_code_entry (im, kind, value, what, what_size);
   if (strcmp (kind, "set-word") == 0)
     return mutate_set_word (im, seed, value, what, what_size);
   die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
        "record, code, uncode, exe, exe-top, count, unaligned, oversize, "
        "type-range, slack, short-frame, record-decl, record-size, record-kind, "
-       "code-order, code-word, code-index, code-kind, set-word)");
+       "code-order, code-word, code-index, code-element, code-kind, "
+       "set-word)");
   return NULL;
 }
 

@@ -591,8 +591,12 @@ test_padding_boundary (void **state)
    refused by the range check itself.  HOT word 8 would read the zero
    after HOT, a valid index of the one declared code target, so no
    later check stands in for it.  */
+/* RELOC_CODE listing HOT word WORD, HOT word 7 holding CODE, relocated
+   against DECLS[0, COUNT): the status, and in *TARGET what word 7 got.  */
 static enum dumper_status
-relocate_code (uint32_t word, pdump_word index, char *detail, size_t n)
+relocate_code_against (uint32_t word, pdump_word code,
+                       const struct dumper_decl *decls, size_t count,
+                       pdump_word *target, char *detail, size_t n)
 {
   struct image im;
   struct pdump_view v;
@@ -600,22 +604,31 @@ relocate_code (uint32_t word, pdump_word index, char *detail, size_t n)
   v.sections[PDUMP_SECTION_RELOC_CODE].count = 1;
   uint32_t list[1] = { word };
   pdump_word *hot = (pdump_word *) (im.bytes + PAGE);
-  hot[7] = index;
+  hot[7] = code;
+  uint64_t code_count = 0;
+  enum dumper_status st
+    = pdump_relocate_code (&v, im.bytes + PAGE, im.bytes + 3 * PAGE,
+                           im.bytes + 3 * PAGE + 8, list, decls, count,
+                           &code_count, "img", detail, n);
+  if (st == DUMPER_OK)
+    assert_int_equal (code_count, 1);
+  *target = hot[7];
+  free (im.bytes);
+  return st;
+}
+
+static enum dumper_status
+relocate_code (uint32_t word, pdump_word index, char *detail, size_t n)
+{
   const struct dumper_decl decls[2] = {
     { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" },
     { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "past" }
   };
-  uint64_t code_count = 0;
-  enum dumper_status st
-    = pdump_relocate_code (&v, im.bytes + PAGE, im.bytes + 3 * PAGE,
-                           im.bytes + 3 * PAGE + 8, list, decls, 1,
-                           &code_count, "img", detail, n);
+  pdump_word target;
+  enum dumper_status st = relocate_code_against (word, index, decls, 1,
+                                                 &target, detail, n);
   if (st == DUMPER_OK)
-    {
-      assert_int_equal (code_count, 1);
-      assert_true (hot[word] == (pdump_word) (uintptr_t) abort);
-    }
-  free (im.bytes);
+    assert_true (target == (pdump_word) (uintptr_t) abort);
   return st;
 }
 
@@ -645,6 +658,66 @@ test_code_index_range (void **state)
   assert_non_null (strstr (d, "HOT word 7 names declaration 1, which is not "
                            "a declared code target (the executable declares "
                            "1 entries)"));
+}
+
+/* Code tables (DUMPER_DECLARE_CODE_TABLE): a code word names
+   (declaration, element) (format.h, PDUMP_CODE_WORD).  Element 1 of a
+   three-element table whose last member is NULL gets that member, read
+   from the array; the element count itself, the largest element the
+   word holds, and the NULL element are refused; a single function
+   (DUMPER_DECL_CODE) with a non-zero element is refused; a code word
+   naming a static declaration is refused.  */
+struct code_reg { const char *name; void (*fn) (void); };
+static void reg_first (void) {}
+static void reg_second (void) {}
+static const struct code_reg regs[] = {
+  { "first", reg_first }, { "second", reg_second }, { NULL, NULL }
+};
+
+static void
+test_code_table_elements (void **state)
+{
+  static uintptr_t word;
+  const struct dumper_decl decls[] = {
+    { .kind = DUMPER_DECL_CODE, .fn = (void (*) (void)) abort, .name = "abort" },
+    { .kind = DUMPER_DECL_CODE_TABLE, .type = offsetof (struct code_reg, fn),
+      .size = sizeof regs, .addr = (void *) regs, .name = "regs[].fn",
+      .stride = sizeof regs[0] },
+    { .kind = DUMPER_DECL_WORD, .size = sizeof word, .addr = &word, .name = "word" },
+  };
+  char d[512] = "";
+  pdump_word target;
+  assert_int_equal (relocate_code_against (HOT_WORDS - 1, PDUMP_CODE_WORD (1, 1),
+                                           decls, 3, &target, d, sizeof d),
+                    DUMPER_OK);
+  assert_true (target == (pdump_word) (uintptr_t) reg_second);
+  assert_int_equal (relocate_code_against (HOT_WORDS - 1, PDUMP_CODE_WORD (1, 0),
+                                           decls, 3, &target, d, sizeof d),
+                    DUMPER_OK);
+  assert_true (target == (pdump_word) (uintptr_t) reg_first);
+
+  struct { pdump_word code; const char *part; } bad[] = {
+    { PDUMP_CODE_WORD (1, 3), "HOT word 7 names element 3 of code table "
+      "regs[].fn (declaration 1), which has 3 elements" },
+    { PDUMP_CODE_WORD (1, PDUMP_CODE_INDEX_LIMIT - 1), "of code table "
+      "regs[].fn (declaration 1), which has 3 elements" },
+    { PDUMP_CODE_WORD (1, 2), "HOT word 7 names element 2 of code table "
+      "regs[].fn (declaration 1), whose function is NULL in this executable" },
+    { PDUMP_CODE_WORD (0, 1), "HOT word 7 names element 1 of declaration 0 "
+      "(code abort), a single function, not a code table" },
+    { PDUMP_CODE_WORD (2, 0), "HOT word 7 names declaration 2, which is not "
+      "a declared code target" },
+    { PDUMP_CODE_WORD (3, 0), "HOT word 7 names declaration 3, which is not "
+      "a declared code target (the executable declares 3 entries)" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      assert_int_equal (relocate_code_against (HOT_WORDS - 1, bad[i].code,
+                                               decls, 3, &target, d, sizeof d),
+                        DUMPER_E_IMAGE_CORRUPT);
+      if (strstr (d, bad[i].part) == NULL)
+        fail_msg ("case %zu: \"%s\" lacks \"%s\"", i, d, bad[i].part);
+    }
 }
 
 /* A record's declaration index at the end of the table (issue 36):
@@ -693,6 +766,7 @@ main (void)
     cmocka_unit_test (test_padding_boundary),
     cmocka_unit_test (test_code_relocation_range),
     cmocka_unit_test (test_code_index_range),
+    cmocka_unit_test (test_code_table_elements),
     cmocka_unit_test (test_registry_decl_range),
   };
   return cmocka_run_group_tests_name ("pdump checks", tests, NULL, NULL);

@@ -148,7 +148,10 @@ enum bad_mode
      alone to refuse: a field in another object (a's vec); the word
      just past the object's end; a field half a word into a; p, holding
      builtins[0] (declared T_BOX), reported as a T_PAIR pointer.  */
-  BAD_FIELD_OUTSIDE, BAD_FIELD_TAIL, BAD_FIELD_UNALIGNED, BAD_EXE_TYPE
+  BAD_FIELD_OUTSIDE, BAD_FIELD_TAIL, BAD_FIELD_UNALIGNED, BAD_EXE_TYPE,
+  /* Not bad: fn a function declared only as an element of a code table
+     (DUMPER_DECLARE_CODE_TABLE), reported as in BAD_CALLBACK.  */
+  BAD_CODE_TABLE
 };
 static enum bad_mode bad_mode;
 
@@ -209,6 +212,7 @@ bad_trace (const void *o, struct dumper_tracer *t)
     case BAD_CALLBACK:
     case BAD_CODE_UNDECLARED:
     case BAD_FIELDS:
+    case BAD_CODE_TABLE:
       dumper_trace_word (t, &b->a);
       dumper_trace_word (t, &b->b);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);

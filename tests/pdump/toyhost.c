@@ -5,7 +5,8 @@
    Its heap has what breaks dumpers: conses (tagged words), vectors and
    an address-hashed table (typed by header), boxes with raw pointers
    and shared byte blocks, pointer-free floats (NaN, infinities, -0.0),
-   pointers into the executable (a static table of "builtins"), cycles,
+   pointers into the executable (a static table of "builtins"), C
+   function pointers (declared one by one and by a code table), cycles,
    shared substructure, a long list, static roots, a remembered raw
    pointer, a remembered scalar table computed at init and an after-load
    hook.  It prints a digest of everything reachable, computed by a walk
@@ -58,7 +59,7 @@ static const char *const bad_names[] = {
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
   "by-header", "by-header-malloc", "fields", "field-before",
-  "field-outside", "field-tail", "field-unaligned", "exe-type"
+  "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table"
 };
 
 static const struct builtin builtins[] = {
@@ -192,6 +193,35 @@ toy_callback (void)
   callback_runs++;
 }
 DUMPER_DECLARE_CODE (toy_callback);
+
+/* --bad code-table: the functions of a table in the shape of Lua's
+   luaL_Reg arrays (a name and a function each, a NULL terminator),
+   declared by one DUMPER_DECLARE_CODE_TABLE line at the end of this
+   file (after the functions it names).  toy_callback is in it too, and
+   keeps being stored by its DUMPER_DECLARE_CODE entry.  An image names
+   toy_op_scale as (toy_ops, 2); element 3 is the NULL terminator.  */
+static void
+toy_op_add (void)
+{
+  callback_runs += 10;
+}
+
+static void
+toy_op_scale (void)
+{
+  callback_runs = callback_runs * 3 + 7;
+}
+
+struct toy_op
+{
+  const char *name;
+  void (*fn) (void);
+};
+
+static const struct toy_op toy_ops[] = {
+  { "add", toy_op_add }, { "callback", toy_callback },
+  { "scale", toy_op_scale }, { NULL, NULL }
+};
 
 /* --bad code-undeclared: reported as a code pointer, never declared.  */
 static void
@@ -408,6 +438,9 @@ init_bad (void)
       break;
     case BAD_CODE_UNDECLARED:
       b->fn = toy_undeclared;
+      break;
+    case BAD_CODE_TABLE:
+      b->fn = toy_op_scale;
       break;
     case BAD_EXE_UNDECLARED:
       b->a = tag (&undeclared_builtin, TAG_BUILTIN);
@@ -912,6 +945,20 @@ main (int argc, char **argv)
       printf ("callback=%d fn_is_toy_callback=%d\n", callback_runs,
               b->fn == toy_callback);
     }
+  if (bad_mode == BAD_CODE_TABLE)
+    {
+      /* The same through a table's function: its address in this
+         process, read by the loader from toy_ops (pdump).  */
+      const struct bad *b = untag (bad_root);
+      if (b == NULL || b->fn == NULL)
+        {
+          fprintf (stderr, "toyhost: no code-table function in the heap\n");
+          return 2;
+        }
+      b->fn ();
+      printf ("code-table: runs=%d fn_is_toy_op_scale=%d\n", callback_runs,
+              b->fn == toy_op_scale);
+    }
   if (bad_mode == BAD_BY_HEADER && check_by_header () != 0)
     return 2;
   printf ("origin=%d hooks=%d digest=%016llx\n",
@@ -940,3 +987,6 @@ main (int argc, char **argv)
   tb->index = NULL;
   return status;
 }
+
+/* See toy_ops.  */
+DUMPER_DECLARE_CODE_TABLE (toy_ops, fn);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "bridge/bridge.h"
+#include "common/codetargets.h"
 
 static int hook_calls[3];
 static int call_order[8];
@@ -344,6 +345,120 @@ test_bad_tables_refused (void **state)
     }
 }
 
+/* Code tables (DUMPER_DECLARE_CODE_TABLE): the layout rules of
+   bridge/decls.c, and the target the writer stores a function by
+   (common/codetargets.c).  */
+struct reg { const char *name; void (*func) (void); };
+static void fn_x (void) {}
+static void fn_y (void) {}
+static const struct reg reg_one[] = { { "a", hook_a }, { "x", fn_x }, { NULL, NULL } };
+static const struct reg reg_two[] = { { "y", fn_y }, { "x", fn_x }, { "a", hook_a } };
+#define REG_TABLE(array, text) \
+  { DUMPER_DECL_CODE_TABLE, (int32_t) offsetof (struct reg, func), \
+    sizeof (array), (void *) (array), NULL, text, sizeof (array)[0] }
+
+static void
+test_code_tables (void **state)
+{
+  char why[512];
+  /* The macro's own entry (at block scope here), found in the linked
+     table: kind, member offset, size and stride.  */
+  DUMPER_DECLARE_CODE_TABLE (reg_two, func);
+  const struct dumper_decl *linked;
+  size_t linked_count, found = 0;
+  assert_int_equal (bridge_decls (&linked, &linked_count), DUMPER_OK);
+  for (size_t i = 0; i < linked_count; i++)
+    if (linked[i].name && strcmp (linked[i].name, "reg_two[].func") == 0)
+      {
+        assert_int_equal (linked[i].kind, DUMPER_DECL_CODE_TABLE);
+        assert_int_equal (linked[i].type, offsetof (struct reg, func));
+        assert_int_equal (linked[i].size, sizeof reg_two);
+        assert_int_equal (linked[i].stride, sizeof reg_two[0]);
+        assert_ptr_equal (linked[i].addr, reg_two);
+        assert_null (linked[i].fn);
+        found++;
+      }
+  assert_int_equal (found, 1);
+  const struct dumper_decl ok[] = {
+    REG_TABLE (reg_one, "reg_one"),
+    { DUMPER_DECL_CODE, 0, 0, NULL, hook_a, "hook_a", 0 },
+    REG_TABLE (reg_two, "reg_two"),
+    /* A table may also be an array of static objects.  */
+    { DUMPER_DECL_OBJECTS, 1, sizeof reg_two, (void *) reg_two, NULL,
+      "reg_two objects", sizeof reg_two[0] },
+  };
+  assert_int_equal (bridge_decls_check (ok, 4, why, sizeof why), DUMPER_OK);
+
+  struct reg local[2];   /* on the stack: not the executable's data */
+  struct { struct dumper_decl d; const char *part; } bad[] = {
+    { { DUMPER_DECL_CODE_TABLE, (int32_t) sizeof (struct reg), sizeof reg_one,
+        (void *) reg_one, NULL, "past", sizeof reg_one[0] }, "member is at byte" },
+    { { DUMPER_DECL_CODE_TABLE, -8, sizeof reg_one, (void *) reg_one, NULL,
+        "negative", sizeof reg_one[0] }, "member is at byte -8" },
+    { { DUMPER_DECL_CODE_TABLE, 1, sizeof reg_one, (void *) reg_one, NULL,
+        "unaligned", sizeof reg_one[0] }, "member is at byte 1" },
+    { { DUMPER_DECL_CODE_TABLE, 0, sizeof reg_one, (void *) reg_one, NULL,
+        "stride 0", 0 }, "in elements of 0" },
+    { { DUMPER_DECL_CODE_TABLE, 0, sizeof reg_one, (void *) reg_one, NULL,
+        "stride odd", sizeof reg_one[0] + 1 }, "elements must tile it" },
+    { { DUMPER_DECL_CODE_TABLE, 0, 0, (void *) reg_one, NULL, "empty",
+        sizeof reg_one[0] }, "non-empty array" },
+    { { DUMPER_DECL_CODE_TABLE, 0, sizeof reg_one, NULL, NULL, "null",
+        sizeof reg_one[0] }, "non-empty array" },
+    { { DUMPER_DECL_CODE_TABLE, (int32_t) offsetof (struct reg, func),
+        sizeof reg_one, (void *) reg_one, hook_a, "with fn", sizeof reg_one[0] },
+      "names a function" },
+    { { DUMPER_DECL_CODE_TABLE, (int32_t) offsetof (struct reg, func),
+        sizeof local, local, NULL, "local", sizeof local[0] },
+      "outside the executable's data" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      assert_int_equal (bridge_decls_check (&bad[i].d, 1, why, sizeof why),
+                        DUMPER_E_REGISTRATION);
+      if (strstr (why, bad[i].part) == NULL)
+        fail_msg ("case %zu: \"%s\" lacks \"%s\"", i, why, bad[i].part);
+    }
+
+  /* Which declaration a function is stored by: hook_a is in both tables
+     and declared by DUMPER_DECLARE_CODE (entry 1 wins); fn_x is in
+     both tables (the first, entry 0, at its index 1); fn_y only in
+     reg_two (entry 2, index 0); the NULL terminator is no target.  */
+  struct common_code_targets set;
+  assert_true (common_code_targets_build (&set, ok, 4));
+  assert_int_equal (set.count, 1 + 2 + 3);
+  const struct common_code_target *t
+    = common_code_targets_find (&set, (uintptr_t) hook_a);
+  assert_non_null (t);
+  assert_int_equal (t->decl, 1);
+  assert_int_equal (t->element, 0);
+  t = common_code_targets_find (&set, (uintptr_t) fn_x);
+  assert_non_null (t);
+  assert_int_equal (t->decl, 0);
+  assert_int_equal (t->element, 1);
+  t = common_code_targets_find (&set, (uintptr_t) fn_y);
+  assert_non_null (t);
+  assert_int_equal (t->decl, 2);
+  assert_int_equal (t->element, 0);
+  assert_null (common_code_targets_find (&set, 0));
+  assert_null (common_code_targets_find (&set, (uintptr_t) test_code_tables));
+  /* Without the CODE entry, among tables the declaration table's order
+     decides, not the element's: reg_two first stores hook_a as
+     (reg_two, 2), not (reg_one, 0).  */
+  const struct dumper_decl swapped[] = { ok[2], ok[0] };
+  common_code_targets_free (&set);
+  assert_true (common_code_targets_build (&set, swapped, 2));
+  t = common_code_targets_find (&set, (uintptr_t) hook_a);
+  assert_non_null (t);
+  assert_int_equal (t->decl, 0);
+  assert_int_equal (t->element, 2);
+  t = common_code_targets_find (&set, (uintptr_t) fn_x);
+  assert_non_null (t);
+  assert_int_equal (t->decl, 0);
+  assert_int_equal (t->element, 1);
+  common_code_targets_free (&set);
+}
+
 /* ------------------------------------------------------------------ */
 /* Heap descriptions.  */
 
@@ -407,6 +522,7 @@ main (void)
     cmocka_unit_test_setup (test_refusal_is_sticky, reset),
     cmocka_unit_test_setup (test_pointer_type_against_heap, reset),
     cmocka_unit_test (test_bad_tables_refused),
+    cmocka_unit_test (test_code_tables),
     cmocka_unit_test_setup (test_heap_description_checks, reset),
   };
   return cmocka_run_group_tests_name ("registry and heap description", tests,

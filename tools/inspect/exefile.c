@@ -162,6 +162,53 @@ section_named (Elf *elf, const char *name, GElf_Shdr *shdr)
   return NULL;
 }
 
+/* A copy of the SIZE bytes at link-time address ADDR, with the
+   relative relocations that fall on its pointers applied, if one
+   allocated section of the file holds them all; else NULL.  */
+static unsigned char *
+bytes_at (Elf *elf, unsigned machine, uint64_t addr, uint64_t size)
+{
+  for (Elf_Scn *scn = elf_nextscn (elf, NULL); scn; scn = elf_nextscn (elf, scn))
+    {
+      GElf_Shdr shdr;
+      Elf_Data *data;
+      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_PROGBITS
+          || !(shdr.sh_flags & SHF_ALLOC) || addr < shdr.sh_addr
+          || addr - shdr.sh_addr > shdr.sh_size
+          || size > shdr.sh_size - (addr - shdr.sh_addr)
+          || (data = elf_getdata (scn, NULL)) == NULL
+          || data->d_size != shdr.sh_size)
+        continue;
+      unsigned char *copy = malloc (size ? (size_t) size : 1);
+      if (copy == NULL)
+        return NULL;
+      memcpy (copy, (const unsigned char *) data->d_buf + (addr - shdr.sh_addr),
+              (size_t) size);
+      apply_relative (elf, machine, addr, copy, size);
+      return copy;
+    }
+  return NULL;
+}
+
+/* A code table's entry gets a private copy of its array (link-time
+   function addresses, like a CODE entry's fn), so that the loader's
+   pdump_relocate_code can read its members here as it reads them in
+   the running executable.  An entry whose layout is not one the
+   library accepts (bridge/decls.c) or whose array the file does not
+   hold is left with no elements (size 0): every code word naming it is
+   then out of range.  */
+static void
+copy_code_table (Elf *elf, unsigned machine, struct dumper_decl *d)
+{
+  size_t fn_size = sizeof (void (*) (void));
+  uint64_t addr = (uintptr_t) d->addr;
+  d->addr = NULL;
+  if (d->stride < fn_size || d->size % d->stride != 0 || d->type < 0
+      || (size_t) d->type > d->stride - fn_size
+      || (d->addr = bytes_at (elf, machine, addr, d->size)) == NULL)
+    d->size = 0;
+}
+
 static enum dumper_status
 read_decls (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
 {
@@ -193,7 +240,11 @@ read_decls (struct insp_exe *exe, Elf *elf, char *detail, size_t detail_size)
   apply_relative (elf, ehdr.e_machine, shdr.sh_addr,
                   (unsigned char *) exe->decls, size);
   for (size_t i = 0; i < exe->decl_count; i++)
-    exe->decls[i].name = string_at (elf, (uintptr_t) exe->decls[i].name);
+    {
+      exe->decls[i].name = string_at (elf, (uintptr_t) exe->decls[i].name);
+      if (exe->decls[i].kind == DUMPER_DECL_CODE_TABLE)
+        copy_code_table (elf, ehdr.e_machine, &exe->decls[i]);
+    }
   return DUMPER_OK;
 }
 
@@ -269,7 +320,11 @@ insp_exe_close (struct insp_exe *exe)
 {
   insp_symbols_close (exe->symbols);
   for (size_t i = 0; exe->decls && i < exe->decl_count; i++)
-    free ((char *) exe->decls[i].name);
+    {
+      free ((char *) exe->decls[i].name);
+      if (exe->decls[i].kind == DUMPER_DECL_CODE_TABLE)
+        free (exe->decls[i].addr);   /* copy_code_table's copy */
+    }
   free (exe->decls);
   memset (exe, 0, sizeof *exe);
 }

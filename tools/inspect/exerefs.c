@@ -10,7 +10,12 @@
    a string say, shows its low bits as a "tag").  References are grouped
    by target symbol, then by exact target and tag, with the types of the
    objects they come from; targets on no symbol are listed apart.  All
-   in address order.  */
+   in address order.
+
+   Then the code pointers (RELOC_CODE): each HOT word's object and the
+   declaration its code word names in the --exe binary's declaration
+   table (format.h, PDUMP_CODE_WORD): a DUMPER_DECLARE_CODE function,
+   or a code table and element index, and the function's symbol.  */
 
 #include <config.h>
 
@@ -280,6 +285,149 @@ text_registry (const struct insp_ctx *ctx)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Code pointers.  */
+
+/* What RELOC_CODE entry I names: its HOT word, the object holding it,
+   and the target in --exe's declaration table.  */
+struct code_ref
+{
+  uint32_t word;
+  uint64_t offset;          /* file offset of the word */
+  uint64_t object;          /* INSP_NONE when outside every object */
+  uint64_t decl, element;   /* as the code word says */
+  const struct dumper_decl *d;   /* NULL: not a code target of --exe */
+  uint64_t function;        /* link-time address; 0 when unknown */
+};
+
+static uint64_t
+code_count (const struct insp_ctx *ctx)
+{
+  const struct pdump_section *cs
+    = &ctx->image->view.sections[PDUMP_SECTION_RELOC_CODE];
+  return cs->count < cs->size / 4 ? cs->count : cs->size / 4;
+}
+
+/* False when the entry's word lies outside HOT (a damaged image).  */
+static bool
+code_ref_at (const struct insp_ctx *ctx, uint64_t i, struct code_ref *c)
+{
+  const struct pdump_view *v = &ctx->image->view;
+  const struct pdump_section *hs = &v->sections[PDUMP_SECTION_HOT];
+  memset (c, 0, sizeof *c);
+  memcpy (&c->word, insp_section_bytes (ctx->image, PDUMP_SECTION_RELOC_CODE)
+                    + i * 4, 4);
+  if (c->word >= hs->size / PDUMP_WORD_SIZE)
+    return false;
+  pdump_word code;
+  memcpy (&code, insp_section_bytes (ctx->image, PDUMP_SECTION_HOT)
+                 + c->word * PDUMP_WORD_SIZE, sizeof code);
+  c->offset = hs->offset + c->word * PDUMP_WORD_SIZE;
+  c->object = insp_object_containing (ctx->tables, 0, ctx->tables->hot_count,
+                                      c->offset);
+  c->decl = PDUMP_CODE_DECL (code);
+  c->element = PDUMP_CODE_ELEMENT (code);
+  const struct insp_exe *exe = ctx->exe;
+  if (exe == NULL || exe->decls == NULL || c->decl >= exe->decl_count)
+    return true;
+  const struct dumper_decl *d = &exe->decls[c->decl];
+  if (d->kind == DUMPER_DECL_CODE && c->element == 0)
+    {
+      c->d = d;
+      c->function = (uintptr_t) d->fn;
+    }
+  else if (d->kind == DUMPER_DECL_CODE_TABLE && d->stride
+           && c->element < d->size / d->stride)
+    {
+      /* d->addr is exefile.c's copy of the array.  */
+      void (*fn) (void);
+      memcpy (&fn, (const unsigned char *) d->addr + c->element * d->stride
+                   + (size_t) d->type, sizeof fn);
+      c->d = d;
+      c->function = (uintptr_t) fn;
+    }
+  return true;
+}
+
+static void
+text_code (const struct insp_ctx *ctx)
+{
+  FILE *out = ctx->out;
+  uint64_t count = code_count (ctx);
+  fprintf (out, "\nCode pointers: %" PRIu64 " (RELOC_CODE), in HOT order\n",
+           count);
+  for (uint64_t i = 0; i < count; i++)
+    {
+      struct code_ref c;
+      if (!code_ref_at (ctx, i, &c))
+        {
+          fprintf (out, "  word %u: outside HOT\n", c.word);
+          continue;
+        }
+      fprintf (out, "  0x%08" PRIx64 "  in ", c.offset);
+      if (c.object != INSP_NONE)
+        insp_put_object (ctx, c.object);
+      else
+        fputs ("(no object)", out);
+      const char *name = c.d && c.d->name ? c.d->name : "?";
+      if (c.d == NULL)
+        fprintf (out, "  declaration %" PRIu64 " element %" PRIu64 ": not a "
+                 "code target of %s\n", c.decl, c.element, ctx->exe->path);
+      else
+        {
+          if (c.d->kind == DUMPER_DECL_CODE)
+            fprintf (out, "  code %s (declaration %" PRIu64 ")", name, c.decl);
+          else
+            fprintf (out, "  code table %s (declaration %" PRIu64 ") element %"
+                     PRIu64, name, c.decl, c.element);
+          fputs (" -> ", out);
+          if (c.function)
+            insp_put_exe_address (out, ctx->exe, c.function);
+          else
+            fputs ("NULL", out);
+          fputc ('\n', out);
+        }
+    }
+}
+
+static void
+json_code (const struct insp_ctx *ctx, struct insp_json *j)
+{
+  insp_json_open (j, "code_pointers", '[');
+  for (uint64_t i = 0, count = code_count (ctx); i < count; i++)
+    {
+      struct code_ref c;
+      bool in_hot = code_ref_at (ctx, i, &c);
+      insp_json_open (j, NULL, '{');
+      insp_json_uint (j, "word", c.word);
+      if (in_hot)
+        {
+          insp_json_uint (j, "offset", c.offset);
+          if (c.object != INSP_NONE)
+            insp_json_object (ctx, j, "object", c.object);
+          else
+            insp_json_null (j, "object");
+          insp_json_uint (j, "declaration", c.decl);
+          insp_json_uint (j, "element", c.element);
+          if (c.d == NULL)
+            insp_json_null (j, "kind");
+          else
+            insp_json_string (j, "kind", c.d->kind == DUMPER_DECL_CODE
+                                         ? "code" : "code table");
+          if (c.d && c.d->name)
+            insp_json_string (j, "name", c.d->name);
+          else
+            insp_json_null (j, "name");
+          if (c.function)
+            insp_json_exe_address (j, "function", ctx->exe, c.function);
+          else
+            insp_json_null (j, "function");
+        }
+      insp_json_close (j, '}');
+    }
+  insp_json_close (j, ']');
+}
+
 void
 insp_exerefs_text (const struct insp_ctx *ctx, const struct insp_exerefs *x)
 {
@@ -307,6 +455,7 @@ insp_exerefs_text (const struct insp_ctx *ctx, const struct insp_exerefs *x)
         text_target (ctx, x, &x->targets[i]);
     }
   text_registry (ctx);
+  text_code (ctx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -410,4 +559,5 @@ insp_exerefs_json (const struct insp_ctx *ctx, const struct insp_exerefs *x,
   insp_json_close (j, ']');
   insp_json_close (j, '}');
   json_registry (ctx, j);
+  json_code (ctx, j);
 }

@@ -240,7 +240,9 @@ struct insp_exe
   struct insp_symbols *symbols;     /* NULL until insp_symbols_open */
   /* The declaration table, as the loader reads it in memory: addresses
      unbiased (layout.bias is 0), names copied from the file (NULL when
-     not found).  Never NULL for an executable of this build's machine
+     not found), a code table's array copied from the file (addr then
+     points to the copy; size 0 when the file does not hold it).  Never
+     NULL for an executable of this build's machine
      and word size, even without the section (then DECL_COUNT is 0);
      NULL otherwise.  */
   struct dumper_decl *decls;

@@ -63,9 +63,10 @@ NOINST_PROGRAMS += tests/fuzz/mutate
 CHECK_SCRIPTS += tests/fuzz/campaign.sh
 tests/fuzz/mutate.o tests/fuzz/reseal.o: config.h $(GENERATED_HEADERS)
 tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o pdump/codec.o pdump/exe.o \
-	pdump/check.o
+	pdump/check.o common/codetargets.o
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/mutate.o tests/fuzz/reseal.o \
-	  pdump/codec.o pdump/check.o pdump/exe.o $(XXHASH_LIBS) $(CODEC_LIBS)
+	  pdump/codec.o pdump/check.o pdump/exe.o common/codetargets.o \
+	  $(XXHASH_LIBS) $(CODEC_LIBS)
 
 CAMPAIGN_COUNT = 300
 CAMPAIGN_MODES = none structure
@@ -94,7 +95,7 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/elfnote.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetargets.c common/elfnote.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
 	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
