@@ -21,13 +21,10 @@
 
 #include "port.h"
 
-/* True when PTR, a block Lua allocated, is an object of the loaded
-   image (or a restored thread's block, see above).  */
 static bool
 in_image (void *ptr)
 {
-  return pdump_object_p (ptr)
-         || pdump_object_p ((char *) ptr + LUA_EXTRASPACE);
+  return pdump_object_p (ptr);
 }
 
 void *
@@ -51,3 +48,6 @@ lua_port_alloc (void *ud, void *ptr, size_t osize, size_t nsize)
     }
   return dumper_realloc (ptr, nsize);
 }
+
+/* global_State.frealloc.  */
+DUMPER_DECLARE_CODE (lua_port_alloc);

@@ -22,9 +22,9 @@
      stack) and previous (into the next field of another upvalue or a
      thread), a closed one's v (its own value); a table's lastfree; the
      collector's sweepgc.
-   - A thread is its lua_State: Lua allocates LUA_EXTRASPACE bytes
-     before it (struct LX of lstate.c), which no one uses here and the
-     image leaves out (alloc.c).  The main thread and global_State
+   - A thread is its lua_State, at the start of its block (lstate.c is
+     compiled with LUA_EXTRASPACE 0, lstate-port.c).  The main thread
+     and global_State
      share one allocation (LG): one object, "lua.main", the lua_State
      followed by the global_State, which every thread's l_G reaches as
      an interior pointer.  header_type tells it from other threads by
@@ -47,10 +47,10 @@
 #include "lstring.h"
 #include "lauxlib.h"
 
-/* lstate.c's LX and LG, which no header exports.  */
+/* lstate.c's LX and LG, which no header exports, as lstate-port.c
+   compiles them: LUA_EXTRASPACE 0.  */
 struct port_lx
 {
-  lu_byte extra_[LUA_EXTRASPACE];
   lua_State l;
 };
 struct port_lg

@@ -14,12 +14,13 @@
 LUA_DIR = $(srcdir)/ports/lua/upstream/lua
 LUA_SRC = $(LUA_DIR)/src
 LUA_CORE = lapi lcode lctype ldebug ldo ldump lfunc lgc linit llex lmem \
-	lobject lopcodes lparser lstate lstring ltable ltm lundump lvm lzio
+	lobject lopcodes lparser lstring ltable ltm lundump lvm lzio
 LUA_CORE_OBJS = $(LUA_CORE:%=ports/lua/core/%.o)
 LUA_WRAP_SRCS = ports/lua/lib-aux.c ports/lua/lib-base.c ports/lua/lib-coro.c \
 	ports/lua/lib-db.c ports/lua/lib-io.c ports/lua/lib-math.c \
 	ports/lua/lib-load.c ports/lua/lib-os.c ports/lua/lib-str.c \
-	ports/lua/lib-tab.c ports/lua/lib-utf8.c ports/lua/lua-main.c
+	ports/lua/lib-tab.c ports/lua/lib-utf8.c ports/lua/lua-main.c \
+	ports/lua/lstate-port.c
 LUA_PORT_SRCS = ports/lua/main.c ports/lua/alloc.c ports/lua/heap.c \
 	ports/lua/prepare.c ports/lua/restore.c
 LUA_WRAP_OBJS = $(LUA_WRAP_SRCS:.c=.o)

@@ -58,7 +58,7 @@ lua_port_newstate (void)
 void
 lua_port_openlibs (lua_State *L)
 {
-  if (dumper_start_info ()->origin == DUMPER_ORIGIN_COLD)
+  if (!dumped_with_pdumper && !dumped_with_unexec)
     luaL_openlibs (L);
   else
     lua_port_after_args (L);

@@ -20,14 +20,6 @@
 
 #include "lua.h"
 
-/* Until libdumper has DUMPER_DECLARE_CODE_TABLE (issue 30; branch
-   codetable), a luaL_Reg table declares nothing, and a dump that meets
-   one of its functions fails with DUMPER_E_REGISTRATION naming it.  */
-#ifndef DUMPER_DECLARE_CODE_TABLE
-# define DUMPER_DECLARE_CODE_TABLE(array, member) \
-  extern int lua_port_no_code_tables_
-#endif
-
 /* The state lua.c works on: restored from a dump (a pdump image or an
    unexec'd executable), or NULL before the cold start creates it.  */
 extern lua_State *lua_port_state;

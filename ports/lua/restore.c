@@ -20,6 +20,8 @@
 
 #include <config.h>
 
+#include <dumper/gflags.h>
+
 #include "port.h"
 
 #include "lobject.h"
@@ -58,8 +60,10 @@ rehash_list (lua_State *L, GCObject *o)
 void
 lua_port_after_load (void)
 {
-  if (dumper_start_info ()->origin == DUMPER_ORIGIN_COLD)
-    return;                     /* registered in the cold init: "now" */
+  /* Registered in the cold init, which calls it "now": nothing to do
+     then.  (dumper_start_info ()->origin is set after the hooks.)  */
+  if (!dumped_with_pdumper && !dumped_with_unexec)
+    return;
   lua_State *L = lua_port_state;
   if (dumper_start_info ()->moved)
     {
