@@ -3,9 +3,15 @@
    dump can hold refused with a message that names it.
 
    Readiness is Lua's own housekeeping, through its own functions:
-   - a full collection (lua_gc): garbage gone, and its atomic phase
-     sets every live thread's dead stack slots (above top) to nil, so
-     the stacks hold no stale pointers;
+   - a full collection in incremental mode (lua_gc; the generational
+     mode is put back after it, which is one more full cycle): garbage
+     gone, and the finalizers of garbage objects run (a generational
+     full collection leaves them pending, with objects such as
+     luaL_Buffer's boxes that only their finalizer may free); objects
+     still alive with a __gc stay pending, for the starts from the dump;
+   - the dead slots of every stack (above top) cleared to whole zero
+     words: Lua's atomic phase sets them to nil, which writes only the
+     tag, and the stale pointer left beside it would reach the image;
    - every thread's spare CallInfos freed (luaE_freeCI): their fields
      are stale (a CallInfo past L->ci may point into a stack since
      reallocated), and the live ones are exactly the chain up to ci.
@@ -22,6 +28,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "port.h"
 
@@ -124,6 +131,9 @@ static void
 check_thread (struct refusal *r, lua_State *th)
 {
   luaE_freeCI (th);
+  StkId end = th->stack_last + EXTRA_STACK;
+  if (th->top < end)
+    memset (th->top, 0, (size_t) (end - th->top) * sizeof *th->top);
   for (StkId o = th->stack; o < th->top; o++)
     check_value (r, s2v (o), "a thread's stack");
 }
@@ -159,7 +169,10 @@ int
 lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
 {
   struct refusal r = { why, why_size, false };
+  int mode = lua_gc (L, LUA_GCINC, 0, 0, 0);
   lua_gc (L, LUA_GCCOLLECT);
+  if (mode == LUA_GCGEN)
+    lua_gc (L, LUA_GCGEN, 0, 0);
   const char *lib = lua_port_loaded_clib (L);
   if (lib != NULL)
     refuse (&r, "the C library %s was loaded with dlopen during the init "
