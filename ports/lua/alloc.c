@@ -46,7 +46,14 @@ lua_port_alloc (void *ud, void *ptr, size_t osize, size_t nsize)
         memcpy (copy, ptr, osize < nsize ? osize : nsize);
       return copy;
     }
-  return dumper_realloc (ptr, nsize);
+  char *grown = dumper_realloc (ptr, nsize);
+  /* dumper_alloc zeroes, dumper_realloc does not: zero what a growth
+     adds, so that the padding of the TValues Lua writes there (it sets
+     a value's fields, never its padding) holds no leftover of another
+     block, whose addresses would make two dumps of one init differ.  */
+  if (grown != NULL && nsize > osize)
+    memset (grown + osize, 0, nsize - osize);
+  return grown;
 }
 
 /* global_State.frealloc.  */

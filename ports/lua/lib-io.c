@@ -78,14 +78,26 @@ lua_port_io_udata_kind (lua_State *L, const void *payload,
   return ((const LStream *) payload)->closef == NULL ? 2 : 3;
 }
 
-void
-lua_port_rebind_streams (lua_State *L)
+static void
+bind_streams (lua_State *L, bool bind)
 {
   FILE *const files[] = { stdin, stdout, stderr };
   for (int i = 1; i <= 3; i++)
     {
       LStream *p = std_stream (L, i);
       if (p != NULL && p->closef != NULL)
-        p->f = files[i - 1];
+        p->f = bind ? files[i - 1] : NULL;
     }
+}
+
+void
+lua_port_rebind_streams (lua_State *L)
+{
+  bind_streams (L, true);
+}
+
+void
+lua_port_unbind_streams (lua_State *L)
+{
+  bind_streams (L, false);
 }

@@ -16,6 +16,7 @@
 #include "lmathlib.c"
 #undef luaopen_math
 #include "port.h"
+#include <dumper/gflags.h>
 
 DUMPER_DECLARE_CODE_TABLE (mathlib, func);
 DUMPER_DECLARE_CODE_TABLE (randfuncs, func);
@@ -44,6 +45,13 @@ luaopen_math (lua_State *L)
   lua_port_luaopen_math_upstream (L);
   lua_getfield (L, -1, "random");
   lua_getupvalue (L, -1, 1);            /* the RanState */
+  if (will_dump)
+    {
+      /* A constant in the dumping run (each start reseeds), so that two
+         dumps of one init are the same bytes.  */
+      setseed (L, ((RanState *) lua_touserdata (L, -1))->s, 0, 0);
+      lua_pop (L, 2);
+    }
   lua_pushvalue (L, -1);
   lua_setfield (L, LUA_REGISTRYINDEX, RANSTATE);
   lua_pushcclosure (L, port_randomseed, 1);

@@ -24,4 +24,20 @@
 #include "luaconf.h"
 #undef LUA_EXTRASPACE
 #define LUA_EXTRASPACE 0
+
+/* The string hash seed.  lstate.c's luai_makeseed hashes the time and
+   three addresses (ASLR) with luaS_hash, its only call of it in this
+   file: in a run that will dump, the seed is a constant instead, so
+   that two dumps of one init are the same bytes (the seed decides
+   every string's hash, and so the order of every string-keyed table).
+   Every start from a dump shares the dumping run's seed in any case
+   (doc/lua.md, "Per start").  Other runs keep Lua's seed.  */
+#include "lstring.h"
+#include <dumper/gflags.h>
+static unsigned int
+lua_port_seed_hash (const char *str, size_t l, unsigned int seed)
+{
+  return will_dump ? 0x4c756131u : luaS_hash (str, l, seed);
+}
+#define luaS_hash lua_port_seed_hash
 #include "lstate.c"

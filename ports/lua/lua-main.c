@@ -90,9 +90,18 @@ lua_port_close (lua_State *L)
                progname, why, lua_port_dump_output);
       exit (LUA_PORT_EXIT_REFUSED);
     }
-  enum dumper_status st = dumper_dump (lua_port_dump_output);
+  /* What belongs to this process only is not saved: the pointers into
+     its argument strings (an unexec'd executable keeps every static)
+     and the FILEs of the standard streams (each start binds its own,
+     restore.c).  */
+  const char *output = lua_port_dump_output;
+  const char *name = progname;
+  lua_port_dump_output = NULL;
+  progname = LUA_PROGNAME;
+  lua_port_unbind_streams (L);
+  enum dumper_status st = dumper_dump (output);
   if (st != DUMPER_OK)
-    exit (dumper_report (progname, st));
+    exit (dumper_report (name, st));
   /* The state is not closed: its pending finalizers belong to the
      starts from the dump, each of which runs them at its own end.  */
   fflush (NULL);

@@ -65,6 +65,9 @@ main (int argc, char **argv)
       && strcmp (argv[2], "--") == 0)
     first = 3;                  /* the unexec dump's re-executed process */
 
+  /* An unexec'd executable starts with the dumping run's statics: the
+     output of that run is not this one's.  */
+  lua_port_dump_output = NULL;
   const char *image = NULL;
   for (; first < argc; first++)
     {

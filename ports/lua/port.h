@@ -69,8 +69,10 @@ void lua_port_reseed_random (lua_State *L);
    closed file, 3 another open file.  */
 int lua_port_io_udata_kind (lua_State *L, const void *payload,
                             const void *metatable);
-/* lib-io.c: point the standard streams at this process's FILEs.  */
+/* lib-io.c: point the standard streams at this process's FILEs, or
+   at none (before a dump).  */
 void lua_port_rebind_streams (lua_State *L);
+void lua_port_unbind_streams (lua_State *L);
 /* lib-io.c: the LStream layout, for the heap description.  */
 bool lua_port_lstream_p (size_t len, unsigned nuvalue);
 /* lib-math.c: the random state's userdata, or NULL.  */

@@ -12,6 +12,10 @@
    - the dead slots of every stack (above top) cleared to whole zero
      words: Lua's atomic phase sets them to nil, which writes only the
      tag, and the stale pointer left beside it would reach the image;
+   - the API's string cache (global_State.strcache) emptied as luaS_init
+     fills it: it is indexed by the address of C strings, so what it
+     holds depends on where the executable was loaded, and two dumps of
+     one init would differ (and it is only a cache);
    - every thread's spare CallInfos freed (luaE_freeCI): their fields
      are stale (a CallInfo past L->ci may point into a stack since
      reallocated), and the live ones are exactly the chain up to ci.
@@ -178,6 +182,9 @@ lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
     refuse (&r, "the C library %s was loaded with dlopen during the init "
             "(a dump holds no code or data of a shared library)", lib);
   global_State *g = G (L);
+  for (int i = 0; i < STRCACHE_N; i++)
+    for (int j = 0; j < STRCACHE_M; j++)
+      g->strcache[i][j] = g->memerrmsg;
   check_thread (&r, g->mainthread);
   GCObject *lists[] = { g->allgc, g->finobj, g->tobefnz, g->fixedgc };
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
