@@ -74,3 +74,12 @@ lua:
 
 CLEANFILES += ports/lua/dumper-lua ports/lua/lua5.4-deb-multiarch.h
 .PHONY: lua
+
+# The port's tests (tests/lua/run.sh): in `make check' they skip unless
+# dumper-lua was built; `make check-lua' builds it and runs them.
+CHECK_SCRIPTS += tests/lua/run.sh
+check-lua: lua
+	@BUILDDIR=`pwd` SRCDIR=`cd $(srcdir) && pwd` BACKEND=$(BACKEND) \
+	  WORD_SIZE=$(WORD_SIZE) ENABLE_SANITIZERS=$(ENABLE_SANITIZERS) \
+	  $(SHELL) $(srcdir)/tests/run-tests $(srcdir)/tests/lua/run.sh
+.PHONY: check-lua
