@@ -127,8 +127,12 @@ main (int argc, char **argv)
   bridge_argv[bridge_argc] = NULL;
 
   enum dumper_status st = dumper_describe_heap (&lua_port_heap);
+  char **bridge_vector = bridge_argv;   /* dumper_startup moves bridge_argv */
   if (st == DUMPER_OK)
     st = dumper_startup (&bridge_argc, &bridge_argv);
+  /* The bridge keeps neither the vector nor (the image name aside, in
+     image_option, which lives as long as main) its strings.  */
+  free (bridge_vector);
   if (st != DUMPER_OK)
     return dumper_report (progname, st);
 

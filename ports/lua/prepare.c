@@ -12,6 +12,11 @@
    - the dead slots of every stack (above top) cleared to whole zero
      words: Lua's atomic phase sets them to nil, which writes only the
      tag, and the stale pointer left beside it would reach the image;
+   - the Value beside a tag that does not use it (nil, false, true, an
+     empty slot, a dead key) zeroed: Lua writes only the tag for them,
+     so the word beside it may hold the address of a long-gone object
+     or of the C stack, which would make dumps differ and which the
+     pdump writer reports as a dangling address;
    - the API's string cache (global_State.strcache) emptied as luaS_init
      fills it: it is indexed by the address of C strings, so what it
      holds depends on where the executable was loaded, and two dumps of
@@ -69,9 +74,19 @@ refuse (struct refusal *r, const char *fmt, ...)
   r->refused = true;
 }
 
+/* Zero the Value of V when its tag does not use it.  */
 static void
-check_value (struct refusal *r, const TValue *v, const char *where)
+clean_value (Value *value, lu_byte tt)
 {
+  int type = novariant (tt);
+  if (type == LUA_TNIL || type == LUA_TBOOLEAN || tt == LUA_TDEADKEY)
+    memset (value, 0, sizeof *value);
+}
+
+static void
+check_value (struct refusal *r, TValue *v, const char *where)
+{
+  clean_value (&v->value_, rawtt (v));
   if (rawtt (v) != LUA_VLIGHTUSERDATA || v->value_.p == NULL)
     return;
   const char *p = v->value_.p;
@@ -93,6 +108,7 @@ check_table (struct refusal *r, Table *h)
   for (unsigned i = 0; i < (unsigned) sizenode (h); i++)
     {
       Node *n = gnode (h, i);
+      clean_value (&n->u.key_val, n->u.key_tt);
       TValue key;
       getnodekey (NULL, &key, n);
       check_value (r, gval (n), "a table");
@@ -150,6 +166,10 @@ check_object (lua_State *L, struct refusal *r, GCObject *o)
     case LUA_VTABLE: check_table (r, gco2t (o)); break;
     case LUA_VUSERDATA: check_udata (L, r, gco2u (o)); break;
     case LUA_VTHREAD: check_thread (r, gco2th (o)); break;
+    case LUA_VPROTO:
+      for (int i = 0; i < gco2p (o)->sizek; i++)
+        check_value (r, &gco2p (o)->k[i], "a function's constants");
+      break;
     case LUA_VUPVAL:
       if (!upisopen (gco2upv (o)))
         check_value (r, gco2upv (o)->v, "an upvalue");
