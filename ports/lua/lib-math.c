@@ -16,6 +16,8 @@
 #include "lmathlib.c"
 #undef luaopen_math
 #include "port.h"
+#include <time.h>
+#include <unistd.h>
 #include <dumper/gflags.h>
 
 DUMPER_DECLARE_CODE_TABLE (mathlib, func);
@@ -77,6 +79,13 @@ lua_port_reseed_random (lua_State *L)
   RanState *state = (RanState *) lua_port_ranstate (L);
   if (seeded || state == NULL)
     return;
-  randseed (L, state);
-  lua_pop (L, 2);                       /* the seeds randseed pushed */
+  /* randseed's time (seconds) and state address are the same for two
+     starts in one second from an image at a fixed or per-boot base:
+     the nanoseconds and the process id tell them apart.  */
+  struct timespec now;
+  clock_gettime (CLOCK_REALTIME, &now);
+  setseed (L, state->s,
+           (lua_Unsigned) now.tv_sec ^ ((lua_Unsigned) now.tv_nsec << 20),
+           (lua_Unsigned) (size_t) L ^ (lua_Unsigned) getpid ());
+  lua_pop (L, 2);                       /* the seeds setseed pushed */
 }

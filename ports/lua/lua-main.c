@@ -99,6 +99,7 @@ lua_port_close (lua_State *L)
   lua_port_dump_output = NULL;
   progname = LUA_PROGNAME;
   lua_port_unbind_streams (L);
+  lua_port_clear_strcache (L);
   enum dumper_status st = dumper_dump (output);
   if (st != DUMPER_OK)
     exit (dumper_report (name, st));

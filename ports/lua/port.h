@@ -55,6 +55,9 @@ extern const char *lua_port_dump_output;
 /* Prepare the state for a dump and refuse what cannot be saved
    (prepare.c): 0, or 1 with the reason in WHY.  */
 int lua_port_prepare_dump (lua_State *L, char *why, size_t why_size);
+/* Empty the API's string cache (prepare.c): the last step before the
+   dump, since any API call with a C string fills it.  */
+void lua_port_clear_strcache (lua_State *L);
 
 /* The library parts of the port, in the wrappers that see the static
    names.  */

@@ -17,8 +17,8 @@
      so the word beside it may hold the address of a long-gone object
      or of the C stack, which would make dumps differ and which the
      pdump writer reports as a dangling address;
-   - the API's string cache (global_State.strcache) emptied as luaS_init
-     fills it: it is indexed by the address of C strings, so what it
+   - last (lua_port_clear_strcache, right before dumper_dump), the API's
+     string cache (global_State.strcache) emptied as luaS_init fills it: it is indexed by the address of C strings, so what it
      holds depends on where the executable was loaded, and two dumps of
      one init would differ (and it is only a cache);
    - every thread's spare CallInfos freed (luaE_freeCI): their fields
@@ -202,13 +202,21 @@ lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
     refuse (&r, "the C library %s was loaded with dlopen during the init "
             "(a dump holds no code or data of a shared library)", lib);
   global_State *g = G (L);
-  for (int i = 0; i < STRCACHE_N; i++)
-    for (int j = 0; j < STRCACHE_M; j++)
-      g->strcache[i][j] = g->memerrmsg;
   check_thread (&r, g->mainthread);
   GCObject *lists[] = { g->allgc, g->finobj, g->tobefnz, g->fixedgc };
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     for (GCObject *o = lists[i]; o != NULL && !r.refused; o = o->next)
       check_object (L, &r, o);
   return r.refused ? 1 : 0;
+}
+
+/* Last before the dump: every lua_getfield or luaS_new, the port's own
+   included, fills the cache again.  */
+void
+lua_port_clear_strcache (lua_State *L)
+{
+  global_State *g = G (L);
+  for (int i = 0; i < STRCACHE_N; i++)
+    for (int j = 0; j < STRCACHE_M; j++)
+      g->strcache[i][j] = g->memerrmsg;
 }

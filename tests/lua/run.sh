@@ -12,6 +12,11 @@
 # - the state digest (digest.lua) of lua5.4, a cold dumper-lua and a
 #   restored one agree;
 # - a start from an image can dump again;
+# - per start: math.random reseeded (two starts differ) unless the init
+#   seeded it (then lua5.4's sequence for that seed); package.path from
+#   this start's environment; io.stderr is this process's;
+# - two dumps of one init (without address-keyed tables) are the same
+#   bytes;
 # - the refusals: an open file, a C library loaded with dlopen, a
 #   pending string.gmatch iterator, a failing init: a message naming
 #   the thing, a distinct status, nothing written; a closed file is
@@ -103,6 +108,47 @@ case $BACKEND in
     START=./lua-state
     ;;
 esac
+
+# A small init for the per-start cases and the reproducibility.
+SMALL="x = { 1, 2, 'three', f = function () return 4 end }"
+if [ $BACKEND = pdumper ]; then
+  "$LUA" --dump=small1 -e "$SMALL" && "$LUA" --dump=small2 -e "$SMALL" \
+    && "$LUA" --dump=seeded -e 'math.randomseed (7)'
+  SMALL_START="$LUA --image=small1"
+  SEEDED_START="$LUA --image=seeded"
+else
+  "$LUA" --dump=small1 -e "$SMALL" && "$LUA" --dump=small2 -e "$SMALL" \
+    && "$LUA" --dump=seeded -e 'math.randomseed (7)'
+  SMALL_START=./small1
+  SEEDED_START=./seeded
+fi > small.out 2>&1
+
+begin "two dumps of one init are the same bytes"
+if [ -s small1 ] && cmp small1 small2 > cmp.out 2>&1; then pass
+else sed 's/^/    | /' small.out cmp.out; fail "they differ"; fi
+
+begin "per start: math.random reseeded at each start"
+r1=`DUMPER_PDUMP_BASE=fixed $SMALL_START -e 'print (math.random (1 << 40))'`
+r2=`DUMPER_PDUMP_BASE=fixed $SMALL_START -e 'print (math.random (1 << 40))'`
+if [ -n "$r1" ] && [ "$r1" != "$r2" ]; then pass; else fail "$r1 and $r2"; fi
+
+begin "per start: an init's math.randomseed (N) is kept"
+want=`lua5.4 -e 'math.randomseed (7)' -e 'print (math.random (1000), math.random (1000))'`
+got=`$SEEDED_START -e 'print (math.random (1000), math.random (1000))'`
+if [ -n "$want" ] && [ "$want" = "$got" ]; then pass; else fail "want $want, got $got"; fi
+
+begin "per start: package.path from the environment, -E"
+p1=`LUA_PATH='/from/env/?.lua' $SMALL_START -e 'print (package.path)'`
+p2=`LUA_PATH='/from/env/?.lua' $SMALL_START -E -e 'print (package.path)'`
+p3=`LUA_PATH='/from/env/?.lua' lua5.4 -E -e 'print (package.path)'`
+if [ "$p1" = "/from/env/?.lua" ] && [ "$p2" = "$p3" ]; then pass
+else fail "got $p1 / $p2 (want $p3)"; fi
+
+begin "per start: io.stderr and io.stdout are this process's"
+$SMALL_START -e 'io.stderr:write ("to stderr\n") io.stdout:write ("to stdout\n")' \
+  > o.out 2> e.out
+if [ "`cat o.out`" = "to stdout" ] && [ "`cat e.out`" = "to stderr" ]; then pass
+else fail "stdout `cat o.out`, stderr `cat e.out`"; fi
 
 begin "state digest: lua5.4, cold, restored"
 d_stock=`LUA_STATE_DIGEST="$HERE/digest.lua" lua5.4 "$HERE/state.lua" | head -1`
