@@ -531,6 +531,17 @@ trace_sized (struct dumper_tracer *t, void *const *field, int type,
     }
   uintptr_t address = (uintptr_t) *field;
   struct target target = { TARGET_SIZED, address, 0 };
+  if (nbytes == 0)
+    {
+      /* An image object has at least a byte (a size no object has is
+         how the index says "malformed").  */
+      snprintf (problem, sizeof problem, "%s of type `%s' is reported with "
+                "0 bytes; report an empty block as NULL",
+                describe (&target, what, sizeof what),
+                c->heap->types[type].name);
+      refuse (c, DUMPER_E_HEAP_DESC, field, problem);
+      return;
+    }
   if (!target_ok (c, address, type, &target, field))
     return;
   size_t room;

@@ -218,6 +218,14 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       || s[PDUMP_SECTION_RELOC_CODE].size != s[PDUMP_SECTION_RELOC_CODE].count * 4)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "RELOC_CODE size and count disagree");
+  /* Every interior pointer is an image or executable relocation.  */
+  if (h->interior_count > s[PDUMP_SECTION_RELOC_IMAGE].count
+                          + s[PDUMP_SECTION_RELOC_EXE].count)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the header counts %" PRIu64 " interior pointers, more "
+                 "than HOT's %" PRIu64 " relocations", h->interior_count,
+                 s[PDUMP_SECTION_RELOC_IMAGE].count
+                 + s[PDUMP_SECTION_RELOC_EXE].count);
   if (s[PDUMP_SECTION_REGISTRY].count > s[PDUMP_SECTION_REGISTRY].size
       || s[PDUMP_SECTION_REGISTRY].size
          != s[PDUMP_SECTION_REGISTRY].count * sizeof (struct pdump_record))

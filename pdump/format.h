@@ -171,7 +171,13 @@ struct pdump_header
                                            for HOT's stored pointers:
                                            a multiple of page_size, or
                                            0 (none: stored offsets) */
-  uint64_t reserved[3];             /* 104 zero */
+  uint64_t interior_count;          /* 104 HOT words holding interior
+                                           pointers (version 5), image
+                                           and executable ones: for
+                                           inspection, never read at
+                                           load (checked against the
+                                           relocation counts) */
+  uint64_t reserved[2];             /* 112 zero */
   uint64_t header_checksum;         /* 128 XXH3-64 of bytes [0, 128) and
                                            of the section table */
 };
@@ -277,12 +283,18 @@ struct pdump_record
 _Static_assert (sizeof (struct pdump_record) == 32, "record layout");
 
 /* TYPES: `count' entries of this, then the names (not NUL-terminated)
-   at name_offset from the start of the section.  */
+   at name_offset from the start of the section.  The top bit of
+   name_length (version 5) says the type is owner-sized (heap.h: no
+   size function; its objects' sizes in OBJECTS are the lengths their
+   referrers report); the other bits are the length.  For inspection:
+   the loader does not read TYPES.  */
 struct pdump_type_entry
 {
   uint32_t name_offset;
   uint32_t name_length;
 };
+
+#define PDUMP_TYPE_OWNER_SIZED (UINT32_C (1) << 31)
 
 /* OBJECTS: for each object in image order (HOT then COLD), two
    unsigned LEB128 numbers: the type index (PDUMP_TYPE_BYTES for a byte

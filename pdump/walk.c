@@ -1334,6 +1334,7 @@ trace_interior (struct dumper_tracer *t, void *const *field)
   uintptr_t value;
   if (!field_value (w, field, &off, &value))
     return;
+  w->interior_word_count++;
   if (pdump_exe_contains (&w->exe, value))
     {
       store (w, off, value - w->exe.bias, VALUE_EXE);

@@ -188,8 +188,9 @@ struct pdump_walk
   /* Owner-sized blocks met: live address -> their length, which every
      later referrer must report too.  Empty without them.  */
   struct common_addrmap sized_lengths;
-  struct pdump_interior *interiors;
+  struct pdump_interior *interiors;   /* into the heap: to resolve */
   size_t interior_count, interior_capacity;
+  uint64_t interior_word_count;       /* all, executable ones too */
   struct pdump_patch *patches;      /* sorted by offset */
   size_t patch_count;
   struct pdump_record *records;

@@ -88,7 +88,8 @@ encode_types (const struct dumper_heap *heap, size_t *size)
   for (int t = 0; t < heap->type_count; t++)
     {
       size_t len = strlen (heap->types[t].name);
-      struct pdump_type_entry e = { (uint32_t) at, (uint32_t) len };
+      uint32_t flags = heap->types[t].size == NULL ? PDUMP_TYPE_OWNER_SIZED : 0;
+      struct pdump_type_entry e = { (uint32_t) at, (uint32_t) len | flags };
       memcpy (out + (size_t) t * sizeof e, &e, sizeof e);
       memcpy (out + at, heap->types[t].name, len);
       at += len;
@@ -367,6 +368,7 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
   h->type_count = (uint32_t) w->heap->type_count;
   h->tag_bits = w->heap->tag_bits;
   h->preferred_base = base;
+  h->interior_count = w->interior_word_count;
   _Static_assert (sizeof l->sections
                   == PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section),
                   "the header checksum covers the whole table");

@@ -21,12 +21,37 @@
    silent bad image; the same in both back ends, see doc/exit-status.md):
    - every pointer field is reported exactly once per object, as a
      tagged word, a raw pointer to an object of a known type, a raw
-     pointer to a pointer-free byte block with its length, or a C
-     function pointer (dumper_trace_code) whose target the executable
-     declared with DUMPER_DECLARE_CODE (dumper.h) (else
+     pointer to a pointer-free byte block with its length, a raw
+     pointer to an owner-sized block with its length
+     (dumper_trace_sized), an interior pointer (dumper_trace_interior),
+     or a C function pointer (dumper_trace_code) whose target the
+     executable declared with DUMPER_DECLARE_CODE (dumper.h) (else
      DUMPER_E_REGISTRATION, 95);
    - a pointer points to the start of an object (after removing the
-     tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96);
+     tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96),
+     unless it is reported with dumper_trace_interior;
+   - owner-sized types (size NULL) have no trace function (trace_sized
+     instead, or nothing when their blocks hold no pointers), other
+     types no trace_sized; no tag maps to an owner-sized type, and no
+     DUMPER_DECLARE_OBJECTS array or remembered pointer has one: such
+     a block is reached only by dumper_trace_sized, whose referrer
+     knows its length (dumper_describe_heap refuses the rest, 91);
+   - a sized block lies in one dumper_alloc block (or an object of a
+     loaded image) with room for NBYTES, from 1 byte up (report an
+     empty array as NULL), and every referrer of one block reports the
+     same NBYTES; a word or typed pointer never points to it (91);
+   - an interior pointer points inside, or one past the end of, an
+     object the dump holds: one reached by its start through another
+     field (or a sized block, a byte block, or the object being
+     traced), else 96 naming the field; or into the executable, saved
+     as an executable address.  An address that is both one past the
+     end of one object and the start of the next (objects of a loaded
+     image lie packed, so this happens after a start from an image) is
+     saved as the start of the next object: a one-past-the-end
+     pointer meant for the first object then follows the second one
+     wherever a later image places it.  A host that needs the first
+     keeps such a pointer as an offset instead (or leaves slack after
+     the array);
    - what a pointer points to is memory from dumper_alloc, never a
      plain malloc block (else 90), or a static object of the executable
      in an array declared with DUMPER_DECLARE_OBJECTS (dumper.h) for its
@@ -76,7 +101,14 @@
      block has room for, never as the wrapped small number (nbytes + 1
      with nbytes = 2^64-1 is 0, which every block has room for).  The
      pass checks that a byte block pointer and its length lie inside one
-     byte block of the image (or inside the executable).
+     byte block of the image (or inside the executable);
+   - an owner-sized object's length is the object index's (the image
+     records it, there is no size function to ask): the pass checks
+     that every sized pointer to it reports exactly that length and its
+     type, and runs trace_sized with it; trace_sized accepts hostile
+     contents like trace does.  An interior pointer must relocate into
+     an object of the image or one past its end (its offset in the
+     object at most the object's size).
 
    NULL: a raw pointer of any type may be NULL.  A tagged word whose
    tag is DUMPER_TAG_BY_HEADER may be NULL plus that tag (there is no
@@ -125,16 +157,18 @@ struct dumper_tracer
   /* A raw pointer (or NULL) to a block of NBYTES bytes holding an
      object of the owner-sized type TYPE (a type whose size is NULL):
      an array whose length its referrer holds (a value stack, a hash
-     part).  Every referrer of one block reports the same NBYTES.  A
-     collector marks the block and calls the type's trace_sized with
-     NBYTES.  */
+     part).  Every referrer of one block reports the same NBYTES (the
+     image records it once, as the object's size).  A collector marks
+     the block and calls the type's trace_sized with NBYTES.  */
   void (*sized) (struct dumper_tracer *self, void *const *field, int type,
                  size_t nbytes);
   /* A raw pointer (or NULL) into an object, or one past its end, where
      that object is reached by its start through some other field (or
      is the object being traced).  Saved as (object, offset) and put
-     back relative to the object wherever it lands.  A collector
-     ignores these fields: they keep nothing alive.  */
+     back relative to the object wherever it lands; an address that
+     ends one object and starts the next is the next one's start (see
+     the rules above).  A collector ignores these fields: they keep
+     nothing alive.  */
   void (*interior) (struct dumper_tracer *self, void *const *field);
 };
 

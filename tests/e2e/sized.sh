@@ -12,14 +12,17 @@
 #   and the start prints what a cold start prints;
 #   refused at the dump, no file, the pre-dump check's message:
 #   referrers that disagree on a block's length (91), a length larger
-#   than the block (91), an interior pointer into a block nobody
-#   reaches (96), a sized block reported as a typed pointer and a typed
+#   than the block (91), a length of 0 (91), an interior pointer into
+#   a block nobody reaches (96), a sized block reported as a typed pointer and a typed
 #   object as a sized block (91);
 #   refused at dumper_describe_heap (91): an owner-sized type with a
 #   trace function, a normal one with trace_sized, a tag naming an
 #   owner-sized type, static objects declared with one.
-# pdumper only: the image loads with verify=structure (every base mode
-# the default picks), its mark bits hold the sized blocks; crafted
+# pdumper only: the image loads with verify=structure, its mark bits
+# hold the sized blocks; dumper-inspect shows them and the interior
+# pointers; interior words of objects the streamed writer
+# had already written out (--big) come out as when written in memory;
+# crafted
 # images refused by verify=structure with the check under test's
 # message: the first thread's capacity edited (its sized pointer
 # disagrees with the index), its program counter moved into the padding
@@ -75,9 +78,11 @@ refused unreached 96 "type \`thread' at 0x" "field at +`expr 3 \* $W`:" \
 refused sized-as-ptr 91 "field at +`expr 5 \* $W`:" \
   "a typed pointer to type 3 (\`code'), an owner-sized type"
 refused ptr-as-sized 91 "a sized pointer (dumper_trace_sized) to type 0 (\`thread'), which is not an owner-sized type"
+refused empty 91 "type \`thread' at 0x" "field at +`expr 5 \* $W`:" \
+  "of type \`code' is reported with 0 bytes; report an empty block as NULL"
 refused desc-trace 91 "type 2 (slots) has no size function (an owner-sized type) but a trace function"
 refused desc-sized 91 "type 1 (cell) has a size function and a trace_sized function"
-refused desc-tag 91 "tag 2 maps to type 2 (slots), an owner-sized type"
+refused desc-tag 91 "tag 3 maps to type 2 (slots), an owner-sized type"
 
 begin "static objects declared with an owner-sized type: refused (91)"
 out=`"$BUILDDIR/tests/pdump/sizedhost-declared" 2>&1`
@@ -102,6 +107,32 @@ case "$st:$out" in
   *) fail "status $st: $out" ;;
 esac
 
+# --big 2: two more threads, each written out before the writer
+# traces it (late), so their interior words are resolved after they
+# are in the file and laid over HOT when it is read back.  The same
+# heap written in memory (where they are patched in place), and with
+# every object in the visited map (where the writer lists the objects
+# from), must give the same bytes.
+begin "interior words of objects already written out (--big): same bytes three ways, verified"
+if "$HOST" --big 2 $DUMP --output "$T/big" > "$T/big.out" 2>&1 \
+   && DUMPER_PDUMP_IN_MEMORY=1 "$HOST" --big 2 $DUMP --output "$T/big-mem" > /dev/null 2>&1 \
+   && DUMPER_PDUMP_VISITED_MAP=1 "$HOST" --big 2 $DUMP --output "$T/big-map" > /dev/null 2>&1; then
+  late=`sed -n 's/^late objects: //p' "$T/big.out"`
+  out=`DUMPER_PDUMP_VERIFY=structure "$HOST" --dump-file="$T/big" 2>&1`
+  st=$?
+  if ! cmp -s "$T/big" "$T/big-mem"; then fail "written in memory, the image differs"
+  elif ! cmp -s "$T/big" "$T/big-map"; then fail "with the visited map, the image differs"
+  elif [ "${late:-0}" -eq 0 ]; then fail "no late objects: `cat "$T/big.out"`"
+  else
+    case "$st:$out" in
+      0:*"$want"*"big: ok threads=2 "*) pass ;;
+      *) fail "status $st: $out" ;;
+    esac
+  fi
+else
+  fail "a dump failed: `cat "$T/big.out"`"
+fi
+
 . "$SRCDIR/tests/pdump/imagelib.sh"
 PATCH=$BUILDDIR/tests/pdump/patch-image
 
@@ -115,6 +146,31 @@ if [ "$W" = 8 ] && [ "$magic" != `printf %d 0x5448524541440001` ]; then
   begin "the first HOT object is the first thread"
   fail "HOT starts with $magic"
   finish
+fi
+
+# dumper-inspect shows the owner-sized blocks and counts the interior
+# pointers (8: top, end, pc and self of each thread).
+INSPECT=$BUILDDIR/tools/dumper-inspect
+begin "dumper-inspect: owner-sized types and blocks, interior pointers"
+summary=`"$INSPECT" "$T/good" 2>&1`
+objects=`"$INSPECT" --objects --type code "$T/good" 2>&1`
+refs=`"$INSPECT" --refs \`printf 0x%x $hot\` "$T/good" 2>&1`
+json=`"$INSPECT" --json --objects --type slots "$T/good" 2>&1`
+if ! printf '%s\n' "$summary" | grep -q '^  slots  *HOT .*  owner-sized$'; then
+  fail "summary: $summary"
+elif ! printf '%s\n' "$summary" | grep -q "^  owner-sized blocks: 3 (`expr 16 \* $W + 32` bytes)"; then
+  fail "summary: $summary"
+elif ! printf '%s\n' "$summary" | grep -q '^  interior  *8  of them interior pointers'; then
+  fail "summary: $summary"
+elif [ `printf '%s\n' "$objects" | grep -c 'COLD  *code  *[0-9]*  owner-sized$'` -ne 2 ]; then
+  fail "--objects: $objects"
+elif ! printf '%s\n' "$refs" | grep -q "+`expr 8 \* $W`  .* thread (interior, +`expr 9 \* $W` bytes into it)"; then
+  fail "--refs (the self-pointer): $refs"
+else
+  case $json in
+    *'"owner_sized": true'*) pass ;;
+    *) fail "--json: $json" ;;
+  esac
 fi
 
 # crafted NAME FIELD WORDS EDIT...: the good image with EDITs

@@ -4,7 +4,9 @@
 # real loader, through a real host.
 #
 # Usage: campaign-run.sh BUILDDIR HOST MODE COUNT [FIRST-SEED]
-#   HOST   toyhost (tests/pdump/toyhost) or dlisp (host/dlisp)
+#   HOST   toyhost (tests/pdump/toyhost), dlisp (host/dlisp) or
+#          sizedhost (tests/pdump/sizedhost: owner-sized blocks and
+#          interior pointers, for the kinds sized-length, interior-out)
 #   MODE   none or structure (DUMPER_PDUMP_VERIFY)
 #   COUNT  mutants per kind (tests/fuzz/mutate.c: reloc-clear reloc-set
 #          interior tag header flip record code uncode exe exe-top)
@@ -44,6 +46,12 @@ case $HOST in
     BIN=$BUILDDIR/tests/pdump/toyhost
     "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
     digest () { sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'; }
+    ARGS=
+    ;;
+  sizedhost)
+    BIN=$BUILDDIR/tests/pdump/sizedhost
+    "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
+    digest () { sed -n 's/^relations: //p'; }
     ARGS=
     ;;
   dlisp)

@@ -9,6 +9,9 @@
 # CAMPAIGN_CHECK_COUNT sets the mutants per kind for toyhost (default
 # 12; dlisp gets a quarter, its digest walk is slower).
 #
+# Then sizedhost's owner-sized lengths and interior words (kinds
+# sized-length and interior-out), each mutant refused.
+#
 # Then RELOC_EXE entries at the top of the word range (kind exe-top, its
 # 6 variants) in every load method and base mode: the page count that
 # runs before any checksum in method map and base mode fixed once
@@ -35,6 +38,21 @@ for host in toyhost dlisp; do
   fi
   sed 's/^/    /' "$T/out"
 done
+
+# The records of format version 5 (issue 30): owner-sized lengths and
+# interior words, in sizedhost's image, every mutant refused.
+begin "campaign: sizedhost, verify=structure, owner-sized lengths and interior words"
+if CAMPAIGN_KINDS="sized-length interior-out" sh "$SRCDIR/tests/fuzz/campaign-run.sh" \
+     "$BUILDDIR" sizedhost structure $count > "$T/out" 2> "$T/err"; then
+  if awk '$1 != "total" && ($3 == 0 || $6 != $3) { bad = 1 } END { exit bad }' "$T/out"; then
+    pass
+  else
+    fail "a kind made no mutant, or a mutant was not refused: `cat "$T/out"`"
+  fi
+else
+  fail "`cat "$T/out" "$T/err"`"
+fi
+sed 's/^/    /' "$T/out"
 
 RUN=$T/run
 mkdir "$RUN" && chmod 700 "$RUN"

@@ -92,6 +92,16 @@
                   to VALUE: a host field crafted by hand, its offset
                   found with dumper-inspect --objects
 
+   and the records of format version 5 (issue 30), for images of hosts
+   that have them (tests/pdump/sizedhost):
+
+     sized-length an owner-sized object (TYPES flags its type) one byte
+                  longer in the index, the next object moved and shrunk
+                  to keep the tiling: its referrers' length disagrees
+     interior-out an interior pointer (an image word that is no
+                  object's start plus a tag) moved out of every object:
+                  into the padding between HOT's end and COLD
+
    CLASS says what a loaded mutant may legitimately look like: `data'
    when only non-pointer bytes changed (a different but well-formed heap
    is the right answer), `retarget' when a pointer now leads to the
@@ -475,7 +485,8 @@ mutate_header (struct image *im, char *what, size_t what_size)
     { "file_size", 24, 8 }, { "page_size", 32, 8 },
     { "section_table_offset", 40, 8 }, { "fingerprint", 48, 1 },
     { "object_count", 64, 8 }, { "type_count", 72, 4 }, { "tag_bits", 76, 4 },
-    { "image_size", 80, 8 }, { "preferred_base", 96, 8 }, { "reserved", 104, 8 }
+    { "image_size", 80, 8 }, { "preferred_base", 96, 8 },
+    { "interior_count", 104, 8 }, { "reserved", 112, 8 }
   };
   static const struct { const char *name; size_t at; unsigned width; } section[] = {
     { "kind", 0, 4 }, { "flags", 4, 4 }, { "offset", 8, 8 }, { "size", 16, 8 },
@@ -1038,34 +1049,106 @@ index_entry (const struct image *im, uint64_t n, uint64_t *size_at,
   *size_length = (unsigned) (p - im->bytes - *size_at);
 }
 
-/* Object 0 claims one byte more; object 1, which the index then places
-   one alignment unit later, as many bytes less, so the index still
-   tiles the section and object 0 is the first object checked.  */
+/* Object N claims one byte more; object N + 1 (in the same section),
+   which the index then places one alignment unit later, as many bytes
+   less, so the index still tiles the section.  False when the sizes
+   do not allow it.  */
+static bool
+grow_entry (struct image *im, uint64_t n, char *what, size_t what_size)
+{
+  uint64_t at0, size0, at1, size1;
+  unsigned length0, length1;
+  index_entry (im, n, &at0, &size0, &length0);
+  index_entry (im, n + 1, &at1, &size1, &length1);
+  uint64_t align = im->types[n + 1] == PDUMP_TYPE_BYTES ? PDUMP_ALIGN
+                   : (UINT64_C (1) << im->h.tag_bits) > PDUMP_ALIGN
+                   ? UINT64_C (1) << im->h.tag_bits : PDUMP_ALIGN;
+  uint64_t next = (im->starts[n] + size0 + 1 + align - 1) & ~(align - 1);
+  uint64_t shift = next - im->starts[n + 1];
+  if (size1 <= shift || uleb_length (size0 + 1) != length0
+      || uleb_length (size1 - shift) != length1)
+    return false;
+  put_uleb (im->bytes + at0, length0, size0 + 1);
+  put_uleb (im->bytes + at1, length1, size1 - shift);
+  snprintf (what, what_size, "object %" PRIu64 " at offset 0x%" PRIx64
+            ": index size %" PRIu64 " -> %" PRIu64 "; object %" PRIu64
+            " moved %" PRIu64 " bytes, size %" PRIu64 " -> %" PRIu64, n,
+            im->starts[n], size0, size0 + 1, n + 1, shift, size1,
+            size1 - shift);
+  return true;
+}
+
+/* Object 0 grows (grow_entry), so it is the first object checked.  */
 static const char *
 mutate_oversize (struct image *im, char *what, size_t what_size)
 {
   if (im->object_count < 2 || im->s[PDUMP_SECTION_OBJECTS].count < 2
       || im->types[0] == PDUMP_TYPE_BYTES)
     return NULL;
-  uint64_t at0, size0, at1, size1;
-  unsigned length0, length1;
-  index_entry (im, 0, &at0, &size0, &length0);
-  index_entry (im, 1, &at1, &size1, &length1);
-  uint64_t align = im->types[1] == PDUMP_TYPE_BYTES ? PDUMP_ALIGN
-                   : (UINT64_C (1) << im->h.tag_bits) > PDUMP_ALIGN
-                   ? UINT64_C (1) << im->h.tag_bits : PDUMP_ALIGN;
-  uint64_t next = (im->starts[0] + size0 + 1 + align - 1) & ~(align - 1);
-  uint64_t shift = next - im->starts[1];
-  if (size1 <= shift || uleb_length (size0 + 1) != length0
-      || uleb_length (size1 - shift) != length1)
+  return grow_entry (im, 0, what, what_size) ? "structural" : NULL;
+}
+
+/* Whether TYPES flags TYPE as owner-sized (format.h).  */
+static bool
+owner_sized (const struct image *im, uint32_t type)
+{
+  const struct pdump_section *s = &im->s[PDUMP_SECTION_TYPES];
+  if (type >= im->h.type_count
+      || (uint64_t) type * sizeof (struct pdump_type_entry)
+         + sizeof (struct pdump_type_entry) > s->size)
+    return false;
+  struct pdump_type_entry e;
+  memcpy (&e, im->bytes + s->offset + type * sizeof e, sizeof e);
+  return (e.name_length & PDUMP_TYPE_OWNER_SIZED) != 0;
+}
+
+/* sized-length: an owner-sized object, chosen by the seed among those
+   followed by an object of their section, grows.  */
+static const char *
+mutate_sized_length (struct image *im, char *what, size_t what_size)
+{
+  uint64_t hot_count = im->s[PDUMP_SECTION_OBJECTS].count;
+  uint64_t first = below (im->object_count);
+  for (uint64_t k = 0; k < im->object_count; k++)
+    {
+      uint64_t n = (first + k) % im->object_count;
+      bool next_same = n + 1 < im->object_count
+                       && (n + 1 < hot_count) == (n < hot_count);
+      if (next_same && im->types[n] != PDUMP_TYPE_BYTES
+          && owner_sized (im, im->types[n])
+          && grow_entry (im, n, what, what_size))
+        return "structural";
+    }
+  return NULL;
+}
+
+/* interior-out: a relocated HOT word that is no object's start plus a
+   tag (an interior pointer) set to 8 bytes past HOT's end, which is in
+   no object when COLD starts further on (HOT's last page is not full):
+   inside the range the loader relocates, outside every object.  */
+static const char *
+mutate_interior_out (struct image *im, char *what, size_t what_size)
+{
+  uint64_t hot_end = im->s[PDUMP_SECTION_HOT].offset
+                     + im->s[PDUMP_SECTION_HOT].size;
+  if (hot_end + 8 >= im->s[PDUMP_SECTION_COLD].offset)
     return NULL;
-  put_uleb (im->bytes + at0, length0, size0 + 1);
-  put_uleb (im->bytes + at1, length1, size1 - shift);
-  snprintf (what, what_size, "object 0 at offset 0x%" PRIx64 ": index size %"
-            PRIu64 " -> %" PRIu64 "; object 1 moved %" PRIu64 " bytes, size %"
-            PRIu64 " -> %" PRIu64, im->starts[0], size0, size0 + 1, shift,
-            size1, size1 - shift);
-  return "structural";
+  uint64_t n = hot_words (im), first = below (n);
+  for (uint64_t k = 0; k < n; k++)
+    {
+      uint64_t w = (first + k) % n;
+      if (!reloc_bit (im, w))
+        continue;
+      uint64_t value = hot_word (im, w);
+      uint64_t offset = value - im->h.preferred_base;
+      if (object_at (im, offset - (offset & im->tag_mask)) >= 0)
+        continue;
+      set_hot_word (im, w, im->h.preferred_base + hot_end + 8);
+      snprintf (what, what_size, "interior HOT word %" PRIu64 " (value 0x%"
+                PRIx64 ") now points 8 bytes past HOT's end", w, value);
+      return "structural";
+    }
+  return NULL;
 }
 
 static const char *
@@ -1214,11 +1297,15 @@ mutate_parsed (struct image *im, const char *kind, uint64_t seed,
     return mutate_code_entry (im, kind, value, what, what_size);
   if (strcmp (kind, "set-word") == 0)
     return mutate_set_word (im, seed, value, what, what_size);
+  if (strcmp (kind, "sized-length") == 0)
+    return mutate_sized_length (im, what, what_size);
+  if (strcmp (kind, "interior-out") == 0)
+    return mutate_interior_out (im, what, what_size);
   die ("unknown kind (reloc-clear, reloc-set, interior, tag, header, flip, "
        "record, code, uncode, exe, exe-top, count, unaligned, oversize, "
        "type-range, slack, short-frame, record-decl, record-size, record-kind, "
        "code-order, code-word, code-index, code-element, code-kind, "
-       "set-word)");
+       "set-word, sized-length, interior-out)");
   return NULL;
 }
 

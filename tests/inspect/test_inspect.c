@@ -484,6 +484,28 @@ test_graph_target_not_an_object (void **state)
   expect_graph_corrupt (f, words);
 }
 
+/* The same word, with the header counting one interior pointer
+   (format version 5): an edge into the pair, 8 bytes in.  */
+static void
+test_graph_interior (void **state)
+{
+  (void) state;
+  struct fixture *f = small_image ();
+  set_word (f, HOT_AT + 8, HOT_AT + 24 + 8);
+  f->image.view.header.interior_count = 1;
+  struct insp_tables t;
+  struct insp_graph g;
+  assert_int_equal (parse (f, &t), DUMPER_OK);
+  assert_int_equal (insp_graph_build (&f->image, &t, &g, f->detail,
+                                      sizeof f->detail), DUMPER_OK);
+  assert_int_equal (g.interior_edge_count, 1);
+  assert_int_equal (g.edges[0].into, 8);
+  assert_int_equal (g.edges[0].tag, 0);
+  insp_graph_free (&g);
+  insp_tables_free (&t);
+  free (f);
+}
+
 static void
 test_graph_record_target (void **state)
 {
@@ -586,6 +608,7 @@ main (void)
     cmocka_unit_test (test_graph),
     cmocka_unit_test (test_graph_word_outside_objects),
     cmocka_unit_test (test_graph_target_not_an_object),
+    cmocka_unit_test (test_graph_interior),
     cmocka_unit_test (test_graph_record_target),
     cmocka_unit_test (test_view_unknown_record_kind),
     cmocka_unit_test (test_view_escapes_names),

@@ -11,7 +11,16 @@
    After a start it checks every relation and prints them; a start
    from an image must print what a cold start prints.
 
-   Usage: sizedhost [--bad SCENARIO] [--gc] [--temacs=... --output FILE]
+   With --big N, the second thread's value starts a chain of N more
+   threads, each with a stack of BIG_SLOTS slots, the first holding the
+   next thread (a tagged word), the others fresh cells: the next thread
+   is placed when its predecessor's stack is traced and traced after
+   all those cells, several MiB of HOT later, so the pdump writer has
+   already written it out (a late object) when it resolves its interior
+   pointers, which are then laid over HOT as it is read back.
+
+   Usage: sizedhost [--bad SCENARIO] [--gc] [--big N]
+                    [--temacs=... --output FILE]
      --bad SCENARIO   break one rule of heap.h (see bad_names): the
                       dump, or the heap description, must refuse it
      --gc             after a start from a pdump image, mark the
@@ -20,6 +29,7 @@
 
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +41,7 @@ DUMPER_DEFINE_FINGERPRINT;
 
 typedef uintptr_t word;
 
-enum { TAG_FIX = 0, TAG_CELL = 1 };
+enum { TAG_FIX = 0, TAG_CELL = 1, TAG_THREAD = 2 };
 enum { T_THREAD, T_CELL, T_SLOTS, T_CODE, T_COUNT };
 
 /* What tests/e2e/sized.sh finds the first thread by in an image: it is
@@ -66,11 +76,12 @@ enum bad_mode
   BAD_PTR_AS_SIZED,   /* peer reported with dumper_trace_sized */
   BAD_DESC_TRACE,     /* the owner-sized slots type has a trace */
   BAD_DESC_SIZED,     /* the cell type has a trace_sized */
-  BAD_DESC_TAG        /* a tag maps to the owner-sized slots type */
+  BAD_DESC_TAG,       /* a tag (3) maps to the owner-sized slots type */
+  BAD_EMPTY           /* a code array of length 0, not NULL */
 };
 static const char *const bad_names[] = {
   "none", "disagree", "overrun", "unreached", "sized-as-ptr",
-  "ptr-as-sized", "desc-trace", "desc-sized", "desc-tag"
+  "ptr-as-sized", "desc-trace", "desc-sized", "desc-tag", "empty"
 };
 static enum bad_mode bad_mode;
 
@@ -140,7 +151,7 @@ static struct dumper_type types[T_COUNT] = {
 };
 
 static int tag_types[8] = {
-  DUMPER_TAG_IMMEDIATE, T_CELL, DUMPER_TAG_IMMEDIATE, DUMPER_TAG_IMMEDIATE,
+  DUMPER_TAG_IMMEDIATE, T_CELL, T_THREAD, DUMPER_TAG_IMMEDIATE,
   DUMPER_TAG_IMMEDIATE, DUMPER_TAG_IMMEDIATE, DUMPER_TAG_IMMEDIATE,
   DUMPER_TAG_IMMEDIATE
 };
@@ -197,15 +208,15 @@ make_code (uint64_t length, uint32_t first)
 }
 
 static struct thread *
-make_thread (word *stack, uint64_t used, uint32_t *code, uint64_t code_length,
-             uint64_t pc)
+make_thread (word *stack, uint64_t capacity, uint64_t used, uint32_t *code,
+             uint64_t code_length, uint64_t pc)
 {
   struct thread *th = alloc (sizeof *th);
   th->magic = THREAD_MAGIC;
   th->stack = stack;
-  th->capacity = STACK_SLOTS;
+  th->capacity = capacity;
   th->top = stack + used;
-  th->end = stack + STACK_SLOTS;
+  th->end = stack + capacity;
   th->code = code;
   th->code_length = code_length;
   th->pc = code + pc;
@@ -226,10 +237,12 @@ init_once (void)
   word shared = cons (make_fix (100), make_fix (0));
   for (int i = 0; i < 5; i++)
     stack[i] = cons (make_fix (i + 1), i % 2 ? shared : make_fix (0));
-  struct thread *a = make_thread (stack, 5, make_code (5, 10), 5, 2);
+  struct thread *a = make_thread (stack, STACK_SLOTS, 5, make_code (5, 10),
+                                  5, 2);
   /* The second thread: the same stack, its program counter one past
      the end of its code.  */
-  struct thread *b = make_thread (stack, 2, make_code (3, 7), 3, 3);
+  struct thread *b = make_thread (stack, STACK_SLOTS, 2, make_code (3, 7),
+                                  3, 3);
   a->value = cons (make_fix (42), make_fix (0));
   b->value = make_fix (-1);
   a->peer = b;
@@ -241,10 +254,73 @@ init_once (void)
     a->capacity = b->capacity = 1000;
   if (bad_mode == BAD_UNREACHED)
     a->top = (word *) alloc (64) + 1;
+  if (bad_mode == BAD_EMPTY)
+    {
+      b->code_length = 0;
+      b->pc = b->code;
+    }
+}
+
+/* --big: 2 MiB of cells in each stack, more than the writer's HOT
+   window (pdump/walk.c, HOT_WINDOW_MAX).  */
+#define BIG_SLOTS ((uint64_t) 1 << 17)
+
+/* Thread I of the --big chain: I is its value, and its top and pc
+   depend on it.  */
+static struct thread *
+make_big (uint64_t i)
+{
+  word *stack = alloc (BIG_SLOTS * sizeof *stack);
+  stack[0] = make_fix (0);
+  for (uint64_t s = 1; s < BIG_SLOTS; s++)
+    stack[s] = cons (make_fix ((intptr_t) (s % 7)), make_fix (0));
+  struct thread *th = make_thread (stack, BIG_SLOTS, 1 + i % 100,
+                                   make_code (4, (uint32_t) i), 4, i % 5);
+  th->value = make_fix ((intptr_t) i);
+  return th;
+}
+
+static void
+init_big (struct thread *b, uint64_t count)
+{
+  word *link = &b->value;
+  for (uint64_t i = 0; i < count; i++)
+    {
+      struct thread *th = make_big (i);
+      *link = (word) th + TAG_THREAD;
+      link = &th->stack[0];
+    }
 }
 
 /* ------------------------------------------------------------------ */
 /* The relations a start must keep.  */
+
+/* The --big chain from the second thread B: "big: ok" and its length,
+   or what broke.  */
+static int
+check_big (const struct thread *b)
+{
+  uint64_t i = 0;
+  long sum = 0;
+  for (word w = b->value; (w & 7) == TAG_THREAD; i++)
+    {
+      const struct thread *th = untag (w);
+      if (th->magic != THREAD_MAGIC || th->capacity != BIG_SLOTS
+          || th->top != th->stack + 1 + i % 100
+          || th->end != th->stack + BIG_SLOTS
+          || th->pc != th->code + i % 5 || th->self != &th->value
+          || th->value != make_fix ((intptr_t) i))
+        {
+          printf ("big: thread %" PRIu64 " broken\n", i);
+          return 3;
+        }
+      for (uint64_t s = 1; s < BIG_SLOTS; s++)
+        sum += fix_value (((struct cell *) untag (th->stack[s]))->car);
+      w = th->stack[0];
+    }
+  printf ("big: ok threads=%" PRIu64 " cell-sum=%ld\n", i, sum);
+  return 0;
+}
 
 static int
 check_relations (void)
@@ -285,7 +361,7 @@ check_relations (void)
   long value = fix_value (((struct cell *) untag (a->value))->car);
   printf ("relations: ok stack-sum=%ld code-sum=%ld value=%ld\n", sum, code,
           value);
-  return 0;
+  return (b->value & 7) == TAG_THREAD ? check_big (b) : 0;
 }
 
 /* --gc: the image's mark bits hold owner-sized blocks like any object:
@@ -358,7 +434,7 @@ main (int argc, char **argv)
   else if (bad_mode == BAD_DESC_SIZED)
     types[T_CELL].trace_sized = slots_trace;
   else if (bad_mode == BAD_DESC_TAG)
-    tag_types[2] = T_SLOTS;
+    tag_types[3] = T_SLOTS;
   enum dumper_status st = dumper_describe_heap (&heap);
   if (st != DUMPER_OK)
     return dumper_report ("sizedhost", st);
@@ -367,6 +443,7 @@ main (int argc, char **argv)
     return dumper_report ("sizedhost", st);
 
   bool gc = false;
+  long big = 0;
   const char *output = NULL;
   for (int i = 1; i < argc; i++)
     {
@@ -374,6 +451,8 @@ main (int argc, char **argv)
         output = argv[++i];
       else if (strcmp (argv[i], "--gc") == 0)
         gc = true;
+      else if (strcmp (argv[i], "--big") == 0 && i + 1 < argc)
+        big = atol (argv[++i]);
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
         i++;
       else
@@ -385,12 +464,18 @@ main (int argc, char **argv)
   if (!initialized)
     {
       init_once ();
+      if (big > 0)
+        init_big (main_thread->peer, (uint64_t) big);
       dumper_mark_initialized ();
     }
   if (will_dump)
     {
       st = dumper_dump (output);
-      return st == DUMPER_OK ? 0 : dumper_report ("sizedhost", st);
+      if (st != DUMPER_OK)
+        return dumper_report ("sizedhost", st);
+      if (DUMPER_WITH_PDUMPER)
+        printf ("late objects: %" PRIu64 "\n", pdump_dump_stats ()->late_objects);
+      return 0;
     }
   printf ("origin=%d\n", (int) dumper_start_info ()->origin);
   int status = check_relations ();

@@ -298,7 +298,10 @@ test_each_header_class (void **state)
   expect (48, 'X', false, DUMPER_E_IMAGE_CORRUPT, "checksum");
   expect (48, 'X', true, DUMPER_E_IMAGE_FINGERPRINT, "fingerprint");
   expect (96, 1, true, DUMPER_E_IMAGE_CORRUPT, "preferred base");
-  expect (104, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  expect (112, 1, true, DUMPER_E_IMAGE_CORRUPT, "reserved");
+  /* interior_count: at most the relocations (2 image, 1 executable).  */
+  expect (104, 4, true, DUMPER_E_IMAGE_CORRUPT,
+          "the header counts 4 interior pointers, more than HOT's 3");
   expect (88, 1, true, DUMPER_E_IMAGE_CORRUPT, "stored layout");
   expect (76, 9, true, DUMPER_E_IMAGE_CORRUPT, "heap description");
 }

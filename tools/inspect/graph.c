@@ -11,9 +11,10 @@
    objects are too; first_edge indexes them by source (CSR).
 
    Every word must lie inside a HOT object, and every image value must
-   be an object's offset plus a tag below 1 << tag_bits: otherwise the
-   OBJECTS table does not describe this image, and the views that need
-   it refuse it as corrupt.  The loader proves the same words point into
+   be an object's offset plus a tag below 1 << tag_bits, or (an interior
+   pointer, format version 5, as many as the header's interior_count
+   at most) lie further inside an object or one past its end: otherwise the OBJECTS table does not describe this image,
+   and the views that need it refuse it as corrupt.  The loader proves the same words point into
    the object sections; this is the finer, per-object test it does not
    need.  */
 
@@ -36,18 +37,24 @@ disagree (const struct insp_image *image, char *detail, size_t detail_size,
                     "0x%" PRIx64 ")", what, where, value);
 }
 
-/* The object whose offset plus a tag is VALUE, or INSP_NONE.  */
+/* The object whose offset plus a tag is VALUE, or INSP_NONE.  With
+   INTO, also an object that VALUE lies further inside of, or one past
+   the end of (an interior pointer: *INTO says how far).  */
 static uint64_t
 resolve (const struct insp_image *image, const struct insp_tables *t,
-         uint64_t value, uint32_t *tag)
+         uint64_t value, uint32_t *tag, uint64_t *into)
 {
   uint64_t i = insp_object_before (t, 0, t->object_count, value);
   if (i == INSP_NONE)
     return INSP_NONE;
   uint64_t delta = value - t->objects[i].offset;
-  if (delta >= ((uint64_t) 1 << image->view.header.tag_bits))
+  *tag = 0;
+  if (delta < ((uint64_t) 1 << image->view.header.tag_bits))
+    *tag = (uint32_t) delta;
+  else if (into && delta <= t->objects[i].size)
+    *into = delta;
+  else
     return INSP_NONE;
-  *tag = (uint32_t) delta;
   return i;
 }
 
@@ -109,6 +116,7 @@ build_edges (const struct insp_image *image, const struct insp_tables *t,
                             "objects", detail, detail_size);
   if (g->edges == NULL || g->first_edge == NULL)
     return DUMPER_E_NOMEM;
+  uint64_t interior_count = image->view.header.interior_count;
   for (uint64_t b = 0; b < bitmap_words; b++)
     {
       uint64_t bits;
@@ -123,11 +131,15 @@ build_edges (const struct insp_image *image, const struct insp_tables *t,
             return disagree (image, detail, detail_size,
                              "no object holds relocated HOT word", w, value);
           /* HOT words hold addresses at the preferred base.  */
+          e->into = 0;
           e->to = resolve (image, t, value - image->view.header.preferred_base,
-                           &e->tag);
+                           &e->tag,
+                           g->interior_edge_count < interior_count
+                           ? &e->into : NULL);
           if (e->to == INSP_NONE)
             return disagree (image, detail, detail_size,
                              "no object is the target of HOT word", w, value);
+          g->interior_edge_count += e->into > 0;
           g->first_edge[e->from + 1]++;
           g->edge_count++;
         }
@@ -186,7 +198,7 @@ build_records (const struct insp_image *image, const struct insp_tables *t,
                   || r->raw.kind == DUMPER_DECL_PTR;
       if (word && r->raw.value_kind == PDUMP_VALUE_IMAGE)
         {
-          r->target = resolve (image, t, r->raw.value, &r->tag);
+          r->target = resolve (image, t, r->raw.value, &r->tag, NULL);
           if (r->target == INSP_NONE)
             return disagree (image, detail, detail_size,
                              "no object is the target of registry record", i,

@@ -109,6 +109,7 @@ struct insp_type
   const unsigned char *name;  /* inside the image; not NUL-terminated */
   uint32_t name_length;
   uint8_t section;            /* 0 no objects, else PDUMP_SECTION_HOT/COLD */
+  bool owner_sized;           /* TYPES says so: sizes are referrers' */
 };
 
 struct insp_object
@@ -158,6 +159,13 @@ size_t insp_upper_bound (const void *array, size_t stride, size_t lo,
 uint64_t insp_object_before (const struct insp_tables *tables,
                              uint64_t first, uint64_t limit, uint64_t offset);
 
+/* Whether TYPE (a type index, or PDUMP_TYPE_BYTES) is owner-sized.  */
+static inline bool
+insp_owner_sized (const struct insp_tables *tables, uint32_t type)
+{
+  return type < tables->type_count && tables->types[type].owner_sized;
+}
+
 /* The object whose bytes contain file offset OFFSET, searching objects
    [FIRST, LIMIT); INSP_NONE when none.  */
 uint64_t insp_object_containing (const struct insp_tables *tables,
@@ -183,6 +191,12 @@ struct insp_edge
   uint64_t field;             /* byte offset of the word in it */
   uint64_t to;                /* object index */
   uint32_t tag;
+  /* An interior pointer (dumper_trace_interior): the value lies this
+     many bytes into the target (up to its size: one past its end),
+     beyond what a tag could be.  0 otherwise.  (One into the first
+     1 << tag_bits bytes reads as a tag: the image does not mark which
+     words are interior, only how many, header.interior_count.)  */
+  uint64_t into;
 };
 
 /* A HOT word that points into the executable.  */
@@ -209,6 +223,7 @@ struct insp_graph
                                  [first_edge[i], first_edge[i + 1]) */
   struct insp_exe_ref *exe_refs;  /* by source object, then field */
   uint64_t exe_ref_count;
+  uint64_t interior_edge_count;   /* edges with into > 0 */
   struct insp_record *records;    /* registration order */
   uint64_t record_count;
 };

@@ -38,7 +38,10 @@ insp_put_object_row (const struct insp_ctx *ctx, uint64_t index,
   if (with_section)
     fprintf (ctx->out, "%-7s  ", section_of (ctx->tables, index));
   insp_put_padded_name (ctx->out, name, length, 20);
-  fprintf (ctx->out, " %12" PRIu64 "\n", o->size);
+  /* A sized block's size is its length, which only its referrers
+     knew: said so, on its rows only.  */
+  fprintf (ctx->out, " %12" PRIu64 "%s\n", o->size,
+           insp_owner_sized (ctx->tables, o->type) ? "  owner-sized" : "");
 }
 
 void
@@ -53,6 +56,8 @@ insp_json_object (const struct insp_ctx *ctx, struct insp_json *json,
   insp_json_string (json, "section", section_of (ctx->tables, index));
   insp_json_bytes (json, "type", name, length);
   insp_json_uint (json, "size", o->size);
+  if (insp_owner_sized (ctx->tables, o->type))
+    insp_json_bool (json, "owner_sized", true);
   insp_json_close (json, '}');
 }
 

@@ -29,6 +29,18 @@ struct chain
   bool found;
 };
 
+/* " (tag N)", or for an interior pointer " (interior, +N bytes into
+   it)", and the line's end.  */
+static void
+put_edge_kind (const struct insp_ctx *ctx, const struct insp_edge *edge)
+{
+  if (edge->into)
+    fprintf (ctx->out, " (interior, +%" PRIu64 " bytes into it)\n",
+             edge->into);
+  else
+    fprintf (ctx->out, " (tag %u)\n", edge->tag);
+}
+
 static bool
 find_chain (const struct insp_ctx *ctx, uint64_t target, struct chain *c)
 {
@@ -154,13 +166,15 @@ points_to (const struct insp_ctx *ctx, uint64_t index, struct insp_json *j)
               insp_json_string (j, "kind", "image");
               insp_json_object (ctx, j, "target", edge->to);
               insp_json_uint (j, "tag", edge->tag);
+              if (edge->into)
+                insp_json_uint (j, "interior", edge->into);
               insp_json_close (j, '}');
             }
           else
             {
               fprintf (ctx->out, "  %+8" PRId64 "  ", (int64_t) edge->field);
               insp_put_object (ctx, edge->to);
-              fprintf (ctx->out, " (tag %u)\n", edge->tag);
+              put_edge_kind (ctx, edge);
             }
           continue;
         }
@@ -228,14 +242,16 @@ pointed_at_by (const struct insp_ctx *ctx, uint64_t index, struct insp_json *j)
             insp_json_object (ctx, j, "object", edge->from);
             insp_json_uint (j, "field", edge->field);
             insp_json_uint (j, "tag", edge->tag);
+            if (edge->into)
+              insp_json_uint (j, "interior", edge->into);
             insp_json_close (j, '}');
           }
         else
           {
             fputs ("  ", ctx->out);
             insp_put_object (ctx, edge->from);
-            fprintf (ctx->out, " field %+" PRId64 " (tag %u)\n",
-                     (int64_t) edge->field, edge->tag);
+            fprintf (ctx->out, " field %+" PRId64, (int64_t) edge->field);
+            put_edge_kind (ctx, edge);
           }
       }
   if (j)

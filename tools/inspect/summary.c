@@ -61,6 +61,7 @@ struct figures
   uint64_t records[DUMPER_DECL_HOOK + 1];
   uint64_t values[PDUMP_VALUE_EXE + 1];
   uint64_t scalar_bytes;
+  uint64_t sized_count, sized_bytes;   /* objects of owner-sized types */
 };
 
 static int
@@ -127,6 +128,11 @@ gather (const struct insp_ctx *ctx, struct figures *f)
       r->count++;
       r->bytes += o->size;
       f->object_bytes += o->size;
+      if (o->type < t->type_count && t->types[o->type].owner_sized)
+        {
+          f->sized_count++;
+          f->sized_bytes += o->size;
+        }
       note_largest (f, t, i);
     }
   for (uint32_t i = 0; i <= t->type_count; i++)
@@ -252,10 +258,17 @@ text_types (const struct insp_ctx *ctx, const struct figures *f)
       const struct type_row *r = &f->rows[i];
       fputs ("  ", out);
       insp_put_padded_name (out, r->name, r->name_length, 20);
-      fprintf (out, " %-7s %10" PRIu64 " %12" PRIu64 " %6.2f%%\n",
+      fprintf (out, " %-7s %10" PRIu64 " %12" PRIu64 " %6.2f%%%s\n",
                pdump_section_name (r->section), r->count, r->bytes,
-               share (r->bytes, f->object_bytes));
+               share (r->bytes, f->object_bytes),
+               insp_owner_sized (t, r->type) ? "  owner-sized" : "");
     }
+  /* Only for images that have them (format version 5), so the summary
+     of others reads as before.  */
+  if (f->sized_count)
+    fprintf (out, "  owner-sized blocks: %" PRIu64 " (%" PRIu64 " bytes), "
+             "each as long as its referrers say (dumper_trace_sized)\n",
+             f->sized_count, f->sized_bytes);
 }
 
 static void
@@ -268,6 +281,11 @@ text_counts (const struct insp_ctx *ctx, const struct figures *f)
            "image\n", image->image_relocs);
   fprintf (out, "  executable   %10" PRIu64 "  HOT words pointing into the "
            "executable\n", image->exe_relocs);
+  if (image->view.header.interior_count)
+    fprintf (out, "  interior     %10" PRIu64 "  of them interior pointers "
+             "(inside an object or one past its end; %" PRIu64 " resolved "
+             "beyond a tag's reach)\n", image->view.header.interior_count,
+             ctx->graph->interior_edge_count);
   fprintf (out, "\nRegistry: %" PRIu64 " records\n", ctx->graph->record_count);
   fprintf (out, "  roots %" PRIu64 ", remembered words %" PRIu64
            ", remembered pointers %" PRIu64 ", remembered scalars %" PRIu64
@@ -396,6 +414,8 @@ json_objects (const struct insp_ctx *ctx, const struct figures *f,
   insp_json_uint (j, "hot", t->hot_count);
   insp_json_uint (j, "cold", t->object_count - t->hot_count);
   insp_json_uint (j, "bytes", f->object_bytes);
+  insp_json_uint (j, "owner_sized", f->sized_count);
+  insp_json_uint (j, "owner_sized_bytes", f->sized_bytes);
   insp_json_close (j, '}');
   insp_json_open (j, "types", '[');
   for (size_t i = 0; i < f->row_count; i++)
@@ -408,6 +428,7 @@ json_objects (const struct insp_ctx *ctx, const struct figures *f,
       else
         insp_json_uint (j, "index", r->type);
       insp_json_string (j, "section", pdump_section_name (r->section));
+      insp_json_bool (j, "owner_sized", insp_owner_sized (t, r->type));
       insp_json_uint (j, "count", r->count);
       insp_json_uint (j, "bytes", r->bytes);
       insp_json_percent (j, "share", share (r->bytes, f->object_bytes));
@@ -423,6 +444,7 @@ json_counts (const struct insp_ctx *ctx, const struct figures *f,
   insp_json_open (j, "relocations", '{');
   insp_json_uint (j, "image", ctx->image->image_relocs);
   insp_json_uint (j, "executable", ctx->image->exe_relocs);
+  insp_json_uint (j, "interior", ctx->image->view.header.interior_count);
   insp_json_close (j, '}');
   insp_json_open (j, "registry", '{');
   insp_json_uint (j, "records", ctx->graph->record_count);

@@ -82,6 +82,8 @@ parse_types (const struct insp_image *image, struct insp_tables *t,
     {
       struct pdump_type_entry e;
       memcpy (&e, bytes + (size_t) i * sizeof e, sizeof e);
+      t->types[i].owner_sized = (e.name_length & PDUMP_TYPE_OWNER_SIZED) != 0;
+      e.name_length &= ~PDUMP_TYPE_OWNER_SIZED;
       if (e.name_offset > s->size || e.name_length > s->size - e.name_offset)
         return corrupt (image, detail, detail_size,
                         "TYPES: the name of type %u lies outside "
