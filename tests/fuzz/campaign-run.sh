@@ -4,12 +4,15 @@
 # real loader, through a real host.
 #
 # Usage: campaign-run.sh BUILDDIR HOST MODE COUNT [FIRST-SEED]
-#   HOST   toyhost (tests/pdump/toyhost), dlisp (host/dlisp) or
-#          sizedhost (tests/pdump/sizedhost: owner-sized blocks and
-#          interior pointers, for the kinds sized-length, interior-out)
+#   HOST   toyhost (tests/pdump/toyhost), toyhost-code (toyhost --bad
+#          code-table: a code pointer to an element of a code table,
+#          called after the load), dlisp (host/dlisp) or sizedhost
+#          (tests/pdump/sizedhost: owner-sized blocks and interior
+#          pointers, for the kinds sized-length, interior-out)
 #   MODE   none or structure (DUMPER_PDUMP_VERIFY)
 #   COUNT  mutants per kind (tests/fuzz/mutate.c: reloc-clear reloc-set
-#          interior tag header flip record code uncode exe exe-top)
+#          interior tag header flip record code uncode exe exe-top;
+#          code-element by CAMPAIGN_KINDS only)
 #
 # The load method and base mode are the environment's
 # (DUMPER_PDUMP_LOAD, DUMPER_PDUMP_BASE; base mode boot needs a private
@@ -53,6 +56,12 @@ case $HOST in
     "$BIN" --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
     digest () { sed -n 's/^relations: //p'; }
     ARGS=
+    ;;
+  toyhost-code)
+    BIN=$BUILDDIR/tests/pdump/toyhost
+    ARGS="--bad code-table"
+    "$BIN" $ARGS --temacs=pdump --output "$W/good.pdmp" > /dev/null || exit 1
+    digest () { sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'; }
     ;;
   dlisp)
     BIN=$BUILDDIR/host/dlisp

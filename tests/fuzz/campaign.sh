@@ -11,6 +11,7 @@
 #
 # Then sizedhost's owner-sized lengths and interior words (kinds
 # sized-length and interior-out), each mutant refused.
+# Then code pointers into a code table (toyhost --bad code-table).
 #
 # Then RELOC_EXE entries at the top of the word range (kind exe-top, its
 # 6 variants) in every load method and base mode: the page count that
@@ -53,6 +54,23 @@ else
   fail "`cat "$T/out" "$T/err"`"
 fi
 sed 's/^/    /' "$T/out"
+
+# Code pointers into a code table (DUMPER_DECLARE_CODE_TABLE): the
+# declaration index and the element index crafted, and, with structure
+# (which alone guarantees that the host calls only what the loader
+# stored), the entry removed from RELOC_CODE.
+for mode in none structure; do
+  kinds="code code-element"
+  [ $mode = structure ] && kinds="$kinds uncode"
+  begin "campaign: toyhost --bad code-table, verify=$mode, $count mutants of $kinds"
+  if CAMPAIGN_KINDS=$kinds sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" \
+       toyhost-code $mode $count > "$T/out" 2> "$T/err"; then
+    pass
+  else
+    fail "`cat "$T/out" "$T/err"`"
+  fi
+  sed 's/^/    /' "$T/out"
+done
 
 RUN=$T/run
 mkdir "$RUN" && chmod 700 "$RUN"

@@ -83,8 +83,9 @@
      code-index   a code pointer's declaration index set to VALUE
      code-element a code pointer's element index (the high half of the
                   word, format.h PDUMP_CODE_WORD: a code table's
-                  element) set to VALUE (default: the largest that fits),
-                  its declaration index kept
+                  element) set to VALUE, its declaration index kept;
+                  without VALUE, chosen by SEED: 0 to 7, or the largest
+                  the half word holds
      code-kind    a code pointer's declaration index set to that of a
                   registry record's declaration (a static or a hook, not
                   a code target)
@@ -880,7 +881,11 @@ mutate_code_entry (struct image *im, const char *kind, uint64_t value,
          in the low half, the element in the high half.  */
       unsigned half = im->h.word_size * 4u;
       uint64_t low = (UINT64_C (1) << half) - 1;
-      if (value == 0 || value > low)
+      /* Without VALUE (the campaign): a small index, in or just past a
+         short table, or the largest the half holds.  */
+      if (value == 0)
+        value = below (4) == 0 ? low : below (8);
+      if (value > low)
         value = low;
       set_hot_word (im, w, (old & low) | (value << half));
       snprintf (what, what_size, "code pointer at HOT word %u names element "

@@ -931,10 +931,12 @@ main (int argc, char **argv)
         }
       return 0;
     }
-  if (bad_mode == BAD_CALLBACK)
+  if (bad_mode == BAD_CALLBACK || bad_mode == BAD_CODE_TABLE)
     {
       /* Call through the heap's code pointer: in a start from a dump it
-         is the loader's (pdump) or the saved executable's (unexec).  */
+         is the loader's (pdump: a declared function's address, or a
+         code table's member read from toy_ops) or the saved
+         executable's (unexec).  */
       const struct bad *b = untag (bad_root);
       if (b == NULL || b->fn == NULL)
         {
@@ -942,22 +944,12 @@ main (int argc, char **argv)
           return 2;
         }
       b->fn ();
-      printf ("callback=%d fn_is_toy_callback=%d\n", callback_runs,
-              b->fn == toy_callback);
-    }
-  if (bad_mode == BAD_CODE_TABLE)
-    {
-      /* The same through a table's function: its address in this
-         process, read by the loader from toy_ops (pdump).  */
-      const struct bad *b = untag (bad_root);
-      if (b == NULL || b->fn == NULL)
-        {
-          fprintf (stderr, "toyhost: no code-table function in the heap\n");
-          return 2;
-        }
-      b->fn ();
-      printf ("code-table: runs=%d fn_is_toy_op_scale=%d\n", callback_runs,
-              b->fn == toy_op_scale);
+      if (bad_mode == BAD_CALLBACK)
+        printf ("callback=%d fn_is_toy_callback=%d\n", callback_runs,
+                b->fn == toy_callback);
+      else
+        printf ("code-table: runs=%d fn_is_toy_op_scale=%d\n", callback_runs,
+                b->fn == toy_op_scale);
     }
   if (bad_mode == BAD_BY_HEADER && check_by_header () != 0)
     return 2;

@@ -357,6 +357,18 @@ static const struct reg reg_two[] = { { "y", fn_y }, { "x", fn_x }, { "a", hook_
   { DUMPER_DECL_CODE_TABLE, (int32_t) offsetof (struct reg, func), \
     sizeof (array), (void *) (array), NULL, text, sizeof (array)[0] }
 
+/* FN is stored as (DECL, ELEMENT).  */
+static void
+expect_target (const struct common_code_targets *set, void (*fn) (void),
+               uint32_t decl, uint32_t element)
+{
+  const struct common_code_target *t
+    = common_code_targets_find (set, (uintptr_t) fn);
+  assert_non_null (t);
+  assert_int_equal (t->decl, decl);
+  assert_int_equal (t->element, element);
+}
+
 static void
 test_code_tables (void **state)
 {
@@ -427,19 +439,9 @@ test_code_tables (void **state)
   struct common_code_targets set;
   assert_true (common_code_targets_build (&set, ok, 4));
   assert_int_equal (set.count, 1 + 2 + 3);
-  const struct common_code_target *t
-    = common_code_targets_find (&set, (uintptr_t) hook_a);
-  assert_non_null (t);
-  assert_int_equal (t->decl, 1);
-  assert_int_equal (t->element, 0);
-  t = common_code_targets_find (&set, (uintptr_t) fn_x);
-  assert_non_null (t);
-  assert_int_equal (t->decl, 0);
-  assert_int_equal (t->element, 1);
-  t = common_code_targets_find (&set, (uintptr_t) fn_y);
-  assert_non_null (t);
-  assert_int_equal (t->decl, 2);
-  assert_int_equal (t->element, 0);
+  expect_target (&set, hook_a, 1, 0);
+  expect_target (&set, fn_x, 0, 1);
+  expect_target (&set, fn_y, 2, 0);
   assert_null (common_code_targets_find (&set, 0));
   assert_null (common_code_targets_find (&set, (uintptr_t) test_code_tables));
   /* Without the CODE entry, among tables the declaration table's order
@@ -448,14 +450,8 @@ test_code_tables (void **state)
   const struct dumper_decl swapped[] = { ok[2], ok[0] };
   common_code_targets_free (&set);
   assert_true (common_code_targets_build (&set, swapped, 2));
-  t = common_code_targets_find (&set, (uintptr_t) hook_a);
-  assert_non_null (t);
-  assert_int_equal (t->decl, 0);
-  assert_int_equal (t->element, 2);
-  t = common_code_targets_find (&set, (uintptr_t) fn_x);
-  assert_non_null (t);
-  assert_int_equal (t->decl, 0);
-  assert_int_equal (t->element, 1);
+  expect_target (&set, hook_a, 0, 2);
+  expect_target (&set, fn_x, 0, 1);
   common_code_targets_free (&set);
 }
 
