@@ -78,7 +78,10 @@ main (int argc, char **argv)
             return usage_error (progname, "--dump needs a file name");
           lua_port_dump_output = v;
         }
-      else if ((v = option_value (argv[first], "--image")) != NULL)
+      else if ((v = option_value (argv[first], "--image")) != NULL
+               /* The bridge's name for it, which `dumper-inspect --check
+                  --deep' passes to run this program's loader.  */
+               || (v = option_value (argv[first], "--dump-file")) != NULL)
         {
           if (!DUMPER_WITH_PDUMPER)
             return usage_error (progname, "--image needs a pdumper build; "

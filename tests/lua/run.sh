@@ -8,7 +8,8 @@
 # - state.lua's state, built by the init of a dump, checked after a
 #   start from it: the same lines as lua5.4 running it in one process;
 #   pdumper: every base mode, verification none and structure; unexec:
-#   the dumped executable;
+#   the dumped executable; dumper-inspect --check --deep (the structural
+#   pass, by dumper-lua's own loader) accepts the image;
 # - the state digest (digest.lua) of lua5.4, a cold dumper-lua and a
 #   restored one agree;
 # - a start from an image can dump again;
@@ -92,6 +93,10 @@ case $BACKEND in
       done
     done
     START="$LUA --image=state.pdmp"
+    if [ -x "$BUILDDIR/tools/dumper-inspect" ]; then
+      check "dumper-inspect --check --deep accepts the image" \
+        "$BUILDDIR/tools/dumper-inspect" --check --deep --exe "$LUA" state.pdmp
+    fi
     begin "a start from an image dumps again"
     if "$LUA" --image=state.pdmp --dump=again.pdmp -e 'again = true' > again.out 2>&1 \
        && [ "`"$LUA" --image=again.pdmp -e 'print (again, inc ())' | head -1`" = "true	3" ]; then
