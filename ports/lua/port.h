@@ -83,6 +83,11 @@ const void *lua_port_ranstate (lua_State *L);
 /* lib-str.c: true when F is string.gmatch's iterator.  */
 bool lua_port_gmatch_p (lua_CFunction f);
 
+/* registry[LUA_PORT_REHASH]: the tables with keys hashed by address,
+   listed before a dump (prepare.c), rehashed after a load that moved
+   the objects (restore.c).  */
+#define LUA_PORT_REHASH "lua_port.rehash"
+
 /* restore.c: the after-load work.  */
 void lua_port_after_load (void);
 void lua_port_after_args (lua_State *L);

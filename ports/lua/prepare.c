@@ -25,6 +25,9 @@
      are stale (a CallInfo past L->ci may point into a stack since
      reallocated), and the live ones are exactly the chain up to ci.
 
+   It also lists the tables with a key hashed by address in the registry
+   (LUA_PORT_REHASH), for the start that must rehash them.
+
    Refused (the first found is named): a C library loaded with dlopen
    (its code and data are not the executable's), a file handle other
    than the three standard streams that is still open, a userdata whose
@@ -37,6 +40,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "port.h"
@@ -47,6 +51,7 @@
 #include "lfunc.h"
 #include "lstring.h"
 #include "lgc.h"
+#include "lapi.h"
 
 /* The executable's extent (GNU ld's symbols).  */
 extern char __executable_start[], _end[];
@@ -56,6 +61,11 @@ struct refusal
   char *why;
   size_t size;
   bool refused;
+  /* The tables with a key hashed by address (restore.c rehashes them
+     after a load that moved the objects).  */
+  Table **keyed;
+  size_t keyed_count, keyed_capacity;
+  bool nomem;
 };
 
 static void refuse (struct refusal *r, const char *fmt, ...)
@@ -97,9 +107,46 @@ check_value (struct refusal *r, TValue *v, const char *where)
   refuse (r, "a light userdata %s points outside the executable", what);
 }
 
+/* True when a key of H hashes by its address.  */
+static bool
+keyed_by_address (const Table *h)
+{
+  if (isdummy (h))
+    return false;
+  for (unsigned i = 0; i < (unsigned) sizenode (h); i++)
+    {
+      const Node *n = gnode (h, i);
+      lu_byte tt = n->u.key_tt;
+      if (tt == LUA_VLCF || tt == LUA_VLIGHTUSERDATA
+          || ((tt & BIT_ISCOLLECTABLE) && novariant (tt) != LUA_TSTRING))
+        return true;
+    }
+  return false;
+}
+
+static void
+note_keyed (struct refusal *r, Table *h)
+{
+  if (r->keyed_count == r->keyed_capacity)
+    {
+      size_t capacity = r->keyed_capacity ? 2 * r->keyed_capacity : 64;
+      Table **grown = realloc (r->keyed, capacity * sizeof *grown);
+      if (grown == NULL)
+        {
+          r->nomem = true;
+          return;
+        }
+      r->keyed = grown;
+      r->keyed_capacity = capacity;
+    }
+  r->keyed[r->keyed_count++] = h;
+}
+
 static void
 check_table (struct refusal *r, Table *h)
 {
+  if (keyed_by_address (h))
+    note_keyed (r, h);
   unsigned asize = luaH_realasize (h);
   for (unsigned i = 0; i < asize; i++)
     check_value (r, &h->array[i], "a table");
@@ -192,7 +239,7 @@ check_object (lua_State *L, struct refusal *r, GCObject *o)
 int
 lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
 {
-  struct refusal r = { why, why_size, false };
+  struct refusal r = { .why = why, .size = why_size };
   int mode = lua_gc (L, LUA_GCINC, 0, 0, 0);
   lua_gc (L, LUA_GCCOLLECT);
   if (mode == LUA_GCGEN)
@@ -207,6 +254,22 @@ lua_port_prepare_dump (lua_State *L, char *why, size_t why_size)
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     for (GCObject *o = lists[i]; o != NULL && !r.refused; o = o->next)
       check_object (L, &r, o);
+  if (r.nomem)
+    refuse (&r, "out of memory listing the address-keyed tables");
+  if (!r.refused)
+    {
+      /* registry[REHASH] = the address-keyed tables: a start that moved
+         the objects rehashes these, not every table (restore.c).  */
+      lua_createtable (L, (int) r.keyed_count, 0);
+      for (size_t i = 0; i < r.keyed_count; i++)
+        {
+          sethvalue2s (L, L->top, r.keyed[i]);
+          api_incr_top (L);
+          lua_rawseti (L, -2, (lua_Integer) i + 1);
+        }
+      lua_setfield (L, LUA_REGISTRYINDEX, LUA_PORT_REHASH);
+    }
+  free (r.keyed);
   return r.refused ? 1 : 0;
 }
 

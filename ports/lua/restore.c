@@ -4,9 +4,11 @@
 
    After the load (an after-load hook, before lua.c runs):
    - tables whose keys hash by address (tables, functions, threads,
-     userdata, light C functions and userdata as keys) are rehashed
-     when the objects moved (dumper_start_info ()->moved): luaH_resize
-     to the same sizes reinserts every key at its new hash;
+     userdata, light C functions and userdata as keys), which the dump
+     listed (registry[LUA_PORT_REHASH], prepare.c), are rehashed when
+     the objects moved (dumper_start_info ()->moved): luaH_resize to the
+     same sizes reinserts every key at its new hash.  No other object is
+     touched, so a start costs what the image's relocation costs;
    - the standard streams get this process's FILEs (lib-io.c);
    - math.random is reseeded unless the init seeded it (lib-math.c);
    - the registry's LUA_NOENV (lua5.4 -E) of the dumping run is
@@ -28,33 +30,27 @@
 #include "lstate.h"
 #include "ltable.h"
 #include "lgc.h"
+#include "lauxlib.h"
 
-/* True when a key of H hashes by its address.  */
-static bool
-keyed_by_address (const Table *h)
-{
-  if (isdummy (h))
-    return false;
-  for (unsigned i = 0; i < (unsigned) sizenode (h); i++)
-    {
-      const Node *n = gnode (h, i);
-      lu_byte tt = n->u.key_tt;
-      if (tt == LUA_VLCF || tt == LUA_VLIGHTUSERDATA
-          || ((tt & BIT_ISCOLLECTABLE) && novariant (tt) != LUA_TSTRING))
-        return true;
-    }
-  return false;
-}
-
+/* Rehash the tables the dump listed (prepare.c): luaH_resize to the
+   same sizes reinserts every key at its hash in this process.  */
 static void
-rehash_list (lua_State *L, GCObject *o)
+rehash_listed (lua_State *L)
 {
-  for (; o != NULL; o = o->next)
-    if (o->tt == LUA_VTABLE && keyed_by_address (gco2t (o)))
-      {
-        Table *h = gco2t (o);
-        luaH_resize (L, h, luaH_realasize (h), allocsizenode (h));
-      }
+  if (lua_getfield (L, LUA_REGISTRYINDEX, LUA_PORT_REHASH) == LUA_TTABLE)
+    {
+      lua_Integer n = luaL_len (L, -1);
+      for (lua_Integer i = 1; i <= n; i++)
+        {
+          if (lua_rawgeti (L, -1, i) == LUA_TTABLE)
+            {
+              Table *h = hvalue (s2v (L->top - 1));
+              luaH_resize (L, h, luaH_realasize (h), allocsizenode (h));
+            }
+          lua_pop (L, 1);
+        }
+    }
+  lua_pop (L, 1);
 }
 
 void
@@ -66,12 +62,11 @@ lua_port_after_load (void)
     return;
   lua_State *L = lua_port_state;
   if (dumper_start_info ()->moved)
-    {
-      global_State *g = G (L);
-      GCObject *lists[] = { g->allgc, g->finobj, g->tobefnz, g->fixedgc };
-      for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        rehash_list (L, lists[i]);
-    }
+    rehash_listed (L);
+  /* The list holds its tables strongly: it must not keep them alive
+     for the rest of the run.  */
+  lua_pushnil (L);
+  lua_setfield (L, LUA_REGISTRYINDEX, LUA_PORT_REHASH);
   lua_port_rebind_streams (L);
   lua_port_reseed_random (L);
   lua_pushnil (L);
