@@ -83,3 +83,11 @@ check-lua: lua
 	  WORD_SIZE=$(WORD_SIZE) ENABLE_SANITIZERS=$(ENABLE_SANITIZERS) \
 	  $(SHELL) $(srcdir)/tests/run-tests $(srcdir)/tests/lua/run.sh
 .PHONY: check-lua
+
+# The port's start-up benchmark (bench/lua-start.sh, issue 31): stock
+# lua5.4, the preload at every start and the image, side by side, for
+# preloads of 0.1, 1 and 10 MB; pdumper builds.  Not part of `make
+# bench' (it needs the Lua source and lua5.4).
+bench-lua: lua
+	@RUNS=$(BENCH_RUNS) $(SHELL) $(srcdir)/bench/lua-start.sh `pwd`
+.PHONY: bench-lua
