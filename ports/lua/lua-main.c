@@ -69,6 +69,12 @@ lua_port_close (lua_State *L)
 {
   if (lua_port_dump_output == NULL)
     {
+      /* A restored state whose close would only free memory is left to
+         the process's end: freeing would touch every object of the
+         image (restore.c).  A cold state closes as lua5.4's does.  */
+      if ((dumped_with_pdumper || dumped_with_unexec)
+          && lua_port_close_only_frees (L))
+        return;
       lua_close (L);
       return;
     }

@@ -91,5 +91,7 @@ bool lua_port_gmatch_p (lua_CFunction f);
 /* restore.c: the after-load work.  */
 void lua_port_after_load (void);
 void lua_port_after_args (lua_State *L);
+/* restore.c: true when lua_close of L would only free memory.  */
+bool lua_port_close_only_frees (lua_State *L);
 
 #endif /* LUA_PORT_H */

@@ -78,3 +78,34 @@ lua_port_after_args (lua_State *L)
 {
   lua_port_reset_paths (L);
 }
+
+/* True when closing the restored state L would only free memory: no
+   object waits for its finalizer (tobefnz), and the only objects with
+   a finalizer are the standard streams (io's __gc leaves them open)
+   and the table of loaded C libraries (whose __gc unloads them, which
+   the process's end does as well).  lua_close would otherwise walk
+   every object of the image to free it, which is most of the time of
+   a start from a large image, for nothing the process can observe.  */
+bool
+lua_port_close_only_frees (lua_State *L)
+{
+  global_State *g = G (L);
+  if (g->tobefnz != NULL)
+    return false;
+  lua_getfield (L, LUA_REGISTRYINDEX, "_CLIBS");
+  const void *clibs = lua_topointer (L, -1);
+  lua_pop (L, 1);
+  for (GCObject *o = g->finobj; o != NULL; o = o->next)
+    {
+      if (o->tt == LUA_VUSERDATA)
+        {
+          Udata *u = gco2u (o);
+          if (lua_port_io_udata_kind (L, getudatamem (u), u->metatable) == 1)
+            continue;
+        }
+      else if (o == clibs)
+        continue;
+      return false;
+    }
+  return true;
+}
