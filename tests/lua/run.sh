@@ -10,6 +10,8 @@
 #   pdumper: every base mode, verification none and structure; unexec:
 #   the dumped executable; dumper-inspect --check --deep (the structural
 #   pass, by dumper-lua's own loader) accepts the image;
+# - more.lua's state (hooks, to-be-closed, userdata keys, iterators,
+#   binary chunks, varargs) restored likewise;
 # - the state digest (digest.lua) of lua5.4, a cold dumper-lua and a
 #   restored one agree;
 # - a start from an image can dump again;
@@ -113,6 +115,21 @@ case $BACKEND in
     START=./lua-state
     ;;
 esac
+
+# more.lua's state: a debug hook, a pending to-be-closed variable in a
+# suspended coroutine, a userdata key, a stored utf8.codes iterator, a
+# binary chunk, varargs in a suspended coroutine, a sparse table.
+lua5.4 "$HERE/more.lua" > want-more.out 2>&1
+begin "more.lua's state restored"
+if [ $BACKEND = pdumper ]; then
+  LUA_STATE_DUMP=1 "$LUA" --dump=more.pdmp "$HERE/more.lua" > more-dump.out 2>&1
+  DUMPER_PDUMP_VERIFY=structure "$LUA" --image=more.pdmp -e 'check ()' > more.out 2>&1
+else
+  LUA_STATE_DUMP=1 "$LUA" --dump=lua-more "$HERE/more.lua" > more-dump.out 2>&1
+  ./lua-more -e 'check ()' > more.out 2>&1
+fi
+if [ -s want-more.out ] && cmp -s want-more.out more.out; then pass
+else sed 's/^/    | /' more-dump.out; diff want-more.out more.out | sed 's/^/    | /'; fail "differs"; fi
 
 # A small init for the per-start cases and the reproducibility.
 SMALL="x = { 1, 2, 'three', f = function () return 4 end }"
