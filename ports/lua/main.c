@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* ports/lua/main.c: dumper-lua's command line and start-up sequence.
 
-   Owns: the options of ours (--dump=OUT, --image=IMG), which come
-   before Lua's, and the order of dumper.h's start-up sequence around
+   Owns: the options of ours (--dump=OUT, --image=IMG, --compress=SPEC
+   for the images --dump writes), which come before Lua's, and the order of dumper.h's start-up sequence around
    lua.c's own main (compiled as lua_port_main, lua-main.c):
 
      dumper-lua [lua options] [script [args]]        a cold start: lua5.4
@@ -44,7 +44,7 @@ usage_error (const char *progname, const char *what)
   fprintf (stderr, "%s: %s\n"
            "usage: %s [--dump=OUT] %s[lua5.4 options] [script [args]]\n",
            progname, what, progname,
-           DUMPER_WITH_PDUMPER ? "[--image=IMG] " : "");
+           DUMPER_WITH_PDUMPER ? "[--image=IMG] [--compress=SPEC] " : "");
   return LUA_PORT_EXIT_USAGE;
 }
 
@@ -69,6 +69,7 @@ main (int argc, char **argv)
      output of that run is not this one's.  */
   lua_port_dump_output = NULL;
   const char *image = NULL;
+  char *compress = NULL;
   for (; first < argc; first++)
     {
       const char *v;
@@ -91,13 +92,19 @@ main (int argc, char **argv)
             return usage_error (progname, "--image needs a file name");
           image = v;
         }
+      else if (option_value (argv[first], "--compress") != NULL)
+        {
+          if (!DUMPER_WITH_PDUMPER)
+            return usage_error (progname, "--compress needs a pdumper build");
+          compress = argv[first];       /* the bridge's own option */
+        }
       else
         break;
     }
 
   /* The bridge's vector: program, its options, `--', then (for the
      unexec re-exec) the original arguments.  */
-  char **bridge_argv = calloc ((size_t) argc + 4, sizeof *bridge_argv);
+  char **bridge_argv = calloc ((size_t) argc + 5, sizeof *bridge_argv);
   char image_option[4096];
   if (bridge_argv == NULL)
     {
@@ -109,6 +116,8 @@ main (int argc, char **argv)
   if (lua_port_dump_output)
     bridge_argv[bridge_argc++] = DUMPER_WITH_PDUMPER ? "--temacs=pdump"
                                                      : "--temacs=dump";
+  if (compress)
+    bridge_argv[bridge_argc++] = compress;
   if (DUMPER_WITH_PDUMPER)
     {
       if (image)

@@ -7,7 +7,8 @@
 #   status for a script, -e, -v, a Lua error, a bad option;
 # - state.lua's state, built by the init of a dump, checked after a
 #   start from it: the same lines as lua5.4 running it in one process;
-#   pdumper: every base mode, verification none and structure; unexec:
+#   pdumper: every base mode, verification none and structure, lz4 and
+#   zstd images (--compress); unexec:
 #   the dumped executable; dumper-inspect --check --deep (the structural
 #   pass, by dumper-lua's own loader) accepts the image;
 # - more.lua's state (hooks, to-be-closed, userdata keys, iterators,
@@ -93,6 +94,14 @@ case $BACKEND in
           env DUMPER_PDUMP_BASE=$base DUMPER_PDUMP_VERIFY=$verify \
           XDG_RUNTIME_DIR="$T" "$LUA" --image=state.pdmp
       done
+    done
+    for codec in lz4 zstd; do
+      if has_codec $codec; then
+        LUA_STATE_DUMP=1 "$LUA" --compress=$codec --dump=state-$codec.pdmp \
+          "$HERE/state.lua" > /dev/null 2>&1
+        restored "state restored from a $codec-compressed image" \
+          "$LUA" --image=state-$codec.pdmp
+      fi
     done
     START="$LUA --image=state.pdmp"
     if [ -x "$BUILDDIR/tools/dumper-inspect" ]; then
