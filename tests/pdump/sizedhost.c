@@ -7,7 +7,9 @@
    length only they know (capacity); each has a top pointer into it and
    an end pointer one past it, a pointer-free code array (also
    owner-sized, so in COLD) with a program counter into it (the second
-   thread's one past its end), and a pointer to its own `value' field.
+   thread's one past its end), a pointer to its own `value' field, a
+   label pointer into a static string of the executable and a cursor
+   into a byte block (dumper_trace_bytes) of its own.
    After a start it checks every relation and prints them; a start
    from an image must print what a cold start prints.
 
@@ -62,7 +64,13 @@ struct thread
   word *self;               /* interior: &value, into this object */
   word value;               /* tagged */
   struct thread *peer;
+  const char *label;        /* interior: into labels, in the executable */
+  char *text;               /* a byte block of TEXT_BYTES */
+  char *cursor;             /* interior into text */
 };
+
+#define TEXT_BYTES 16
+static const char labels[] = "main-thread:second-thread";
 
 /* The --bad scenarios: each breaks one rule, refused as the test
    expects (sized.sh).  */
@@ -124,6 +132,9 @@ thread_trace (const void *o, struct dumper_tracer *t)
                         sizeof (struct thread));
   else
     dumper_trace_ptr (t, (void *const *) &th->peer, T_THREAD);
+  dumper_trace_interior (t, (void *const *) &th->label);
+  dumper_trace_bytes (t, (void *const *) &th->text, TEXT_BYTES);
+  dumper_trace_interior (t, (void *const *) &th->cursor);
 }
 
 static void
@@ -221,6 +232,10 @@ make_thread (word *stack, uint64_t capacity, uint64_t used, uint32_t *code,
   th->code_length = code_length;
   th->pc = code + pc;
   th->self = &th->value;
+  th->label = labels + (used == 5 ? 0 : 12);
+  th->text = alloc (TEXT_BYTES);
+  memcpy (th->text, "0123456789abcdef", TEXT_BYTES);
+  th->cursor = th->text + used % (TEXT_BYTES + 1);   /* up to one past */
   return th;
 }
 
@@ -309,6 +324,8 @@ check_big (const struct thread *b)
           || th->top != th->stack + 1 + i % 100
           || th->end != th->stack + BIG_SLOTS
           || th->pc != th->code + i % 5 || th->self != &th->value
+          || th->label != labels + 12
+          || th->cursor != th->text + (1 + i % 100) % (TEXT_BYTES + 1)
           || th->value != make_fix ((intptr_t) i))
         {
           printf ("big: thread %" PRIu64 " broken\n", i);
@@ -344,6 +361,11 @@ check_relations (void)
     broken = "pc one past the code";
   else if (a->self != &a->value || b->self != &b->value)
     broken = "self";
+  else if (a->label != labels || b->label != labels + 12)
+    broken = "label (into the executable)";
+  else if (a->cursor != a->text + 5 || *a->cursor != '5'
+           || b->cursor != b->text + 2)
+    broken = "cursor (into a byte block)";
   if (broken)
     {
       printf ("relations: broken: %s\n", broken);
