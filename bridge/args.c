@@ -39,6 +39,72 @@ parse_temacs (const char *value, struct bridge_args *out)
   return DUMPER_OK;
 }
 
+/* Set OUT->dump_file from VALUE (of --dump-file).  */
+static enum dumper_status
+parse_dump_file (const char *value, struct bridge_args *out)
+{
+  if (value == NULL || *value == '\0')
+    return bridge_fail (DUMPER_E_USAGE, "--dump-file needs a file name");
+  if (out->dump_file && strcmp (out->dump_file, value) != 0)
+    return bridge_fail (DUMPER_E_USAGE, "--dump-file given twice (`%s' and "
+                        "`%s')", out->dump_file, value);
+  out->dump_file = value;
+  return DUMPER_OK;
+}
+
+/* Set OUT->compress or OUT->image_base from ARG, --compress=VALUE or
+   --image-base=VALUE.  */
+static enum dumper_status
+parse_valued (const char *arg, struct bridge_args *out)
+{
+  bool compress = has_prefix (arg, "--compress=");
+  const char *value = strchr (arg, '=') + 1;
+  if (*value == '\0')
+    return bridge_fail (DUMPER_E_USAGE, "%s", compress
+                        ? "--compress needs a value: none, lz4, "
+                          "lz4:LEVEL, zstd or zstd:LEVEL"
+                        : "--image-base needs an address, e.g. "
+                          "--image-base=0x4000000000");
+  *(compress ? &out->compress : &out->image_base) = value;
+  return DUMPER_OK;
+}
+
+/* Parse ARGS[I] (of COUNT) into OUT: *USED is set to the number of
+   arguments it takes (0: not ours, 1, or 2 with a separate value).  */
+static enum dumper_status
+parse_arg (char **args, int count, int i, struct bridge_args *out, int *used)
+{
+  const char *arg = args[i];
+  const char *next = i + 1 < count ? args[i + 1] : NULL;
+  *used = 1;
+  if (has_prefix (arg, "--temacs="))
+    return parse_temacs (arg + strlen ("--temacs="), out);
+  if (strcmp (arg, "--temacs") == 0)
+    {
+      if (next == NULL)
+        return bridge_fail (DUMPER_E_USAGE, "--temacs needs a mode: "
+                            "--temacs=pdump or --temacs=dump");
+      *used = 2;
+      return parse_temacs (next, out);
+    }
+  if (has_prefix (arg, "--dump-file="))
+    return parse_dump_file (arg + strlen ("--dump-file="), out);
+  if (strcmp (arg, "--dump-file") == 0)
+    {
+      *used = 2;
+      return parse_dump_file (next, out);
+    }
+  if (has_prefix (arg, "--compress=") || has_prefix (arg, "--image-base="))
+    return parse_valued (arg, out);
+  if (strcmp (arg, "--no-dump-file") == 0)
+    {
+      out->no_dump_file = true;
+      return DUMPER_OK;
+    }
+  *used = 0;
+  return DUMPER_OK;
+}
+
 enum dumper_status
 bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
 {
@@ -53,73 +119,16 @@ bridge_parse_args (int *argc, char ***argv, struct bridge_args *out)
 
   for (int i = 1; i < count; i++)
     {
-      const char *arg = args[i];
-      if (arg == NULL)
+      if (args[i] == NULL || strcmp (args[i], "--") == 0)
         break;
-      if (strcmp (arg, "--") == 0)
-        break;
-      if (has_prefix (arg, "--temacs="))
-        {
-          enum dumper_status st = parse_temacs (arg + strlen ("--temacs="), &parsed);
-          if (st != DUMPER_OK)
-            return st;
-          fate[i] = DROP;
-        }
-      else if (strcmp (arg, "--temacs") == 0)
-        {
-          if (i + 1 >= count || args[i + 1] == NULL)
-            return bridge_fail (DUMPER_E_USAGE,
-                                "--temacs needs a mode: --temacs=pdump or --temacs=dump");
-          enum dumper_status st = parse_temacs (args[i + 1], &parsed);
-          if (st != DUMPER_OK)
-            return st;
-          fate[i] = fate[i + 1] = DROP;
-          i++;
-        }
-      else if (has_prefix (arg, "--dump-file="))
-        {
-          const char *value = arg + strlen ("--dump-file=");
-          if (*value == '\0')
-            return bridge_fail (DUMPER_E_USAGE, "--dump-file needs a file name");
-          if (parsed.dump_file && strcmp (parsed.dump_file, value) != 0)
-            return bridge_fail (DUMPER_E_USAGE,
-                                "--dump-file given twice (`%s' and `%s')",
-                                parsed.dump_file, value);
-          parsed.dump_file = value;
-          fate[i] = DROP;
-        }
-      else if (strcmp (arg, "--dump-file") == 0)
-        {
-          if (i + 1 >= count || args[i + 1] == NULL || args[i + 1][0] == '\0')
-            return bridge_fail (DUMPER_E_USAGE, "--dump-file needs a file name");
-          const char *value = args[i + 1];
-          if (parsed.dump_file && strcmp (parsed.dump_file, value) != 0)
-            return bridge_fail (DUMPER_E_USAGE,
-                                "--dump-file given twice (`%s' and `%s')",
-                                parsed.dump_file, value);
-          parsed.dump_file = value;
-          fate[i] = fate[i + 1] = DROP;
-          i++;
-        }
-      else if (has_prefix (arg, "--compress=")
-               || has_prefix (arg, "--image-base="))
-        {
-          bool compress = has_prefix (arg, "--compress=");
-          const char *value = strchr (arg, '=') + 1;
-          if (*value == '\0')
-            return bridge_fail (DUMPER_E_USAGE, "%s", compress
-                                ? "--compress needs a value: none, lz4, "
-                                  "lz4:LEVEL, zstd or zstd:LEVEL"
-                                : "--image-base needs an address, e.g. "
-                                  "--image-base=0x4000000000");
-          *(compress ? &parsed.compress : &parsed.image_base) = value;
-          fate[i] = DROP;
-        }
-      else if (strcmp (arg, "--no-dump-file") == 0)
-        {
-          parsed.no_dump_file = true;
-          fate[i] = DROP;
-        }
+      int used;
+      enum dumper_status st = parse_arg (args, count, i, &parsed, &used);
+      if (st != DUMPER_OK)
+        return st;
+      for (int k = 0; k < used; k++)
+        fate[i + k] = DROP;
+      if (used > 1)
+        i += used - 1;
     }
 
   if (parsed.dump_file && parsed.no_dump_file)

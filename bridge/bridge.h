@@ -150,7 +150,7 @@ const char *bridge_exe_path (void);
 char *bridge_image_beside (const char *exe);
 
 /* The main program's PT_LOAD segments (its statics and code), read
-   from memory with dl_iterate_phdr.  */
+   from memory (common_main_program).  */
 struct bridge_exe_span
 {
   uintptr_t start[16], end[16];
@@ -160,21 +160,16 @@ void bridge_exe_span (struct bridge_exe_span *span);
 bool bridge_exe_span_contains (const struct bridge_exe_span *span,
                                uintptr_t address);
 
-/* The fallback directory for images (dumper_set_image_dir).  */
-const char *bridge_image_dir (void);
+/* Every setting, resolved now (bridge/options.c: an API call, then the
+   environment, then the configured default) into *OPTIONS.  DUMPER_OK,
+   or DUMPER_E_USAGE for an environment variable with an invalid value
+   (the record then holds the defaults in its place).  */
+struct common_options;
+enum dumper_status bridge_options (struct common_options *options);
 
-/* The verification mode of this start (environment, dumper_set_verify,
-   configured default); DUMPER_E_USAGE for a bad DUMPER_PDUMP_VERIFY.  */
-enum dumper_status bridge_verify_mode (enum dumper_verify *mode);
-
-/* Base mode: DUMPER_PDUMP_BASE in the environment, else
-   dumper_set_base_mode, else the configured default.  An invalid value
-   in the environment is DUMPER_E_USAGE.  */
-enum dumper_status bridge_base_mode (enum dumper_base_mode *mode);
-
-/* COLD verification, the same way: DUMPER_PDUMP_COLD, else
-   dumper_set_cold_check, else the configured default.  */
-enum dumper_status bridge_cold_check (enum dumper_cold_check *mode);
+/* Set in the environment across the one ASLR re-exec, so the new
+   process knows not to try again.  */
+#define BRIDGE_REEXEC_ENV "DUMPER_ASLR_REEXEC"
 
 /* Time in seconds from a monotonic clock: the one in common/clock.c.  */
 #include "common/clock.h"

@@ -16,76 +16,13 @@
 
 #include "bridge.h"
 #include "common/blockset.h"
+#include "common/options.h"
 #if DUMPER_WITH_PDUMPER
 # include "../pdump/backend.h"
 #endif
 #if DUMPER_WITH_UNEXEC
 # include "../unexec/backend.h"
 #endif
-
-/* dumper_expect_objects: the host's estimate for the next dump.  */
-static size_t expected_objects;
-
-void
-dumper_expect_objects (size_t count)
-{
-  expected_objects = count;
-}
-
-/* dumper_set_strict_lint.  */
-static bool strict_lint;
-
-void
-dumper_set_strict_lint (bool strict)
-{
-  strict_lint = strict;
-}
-
-#if DUMPER_WITH_PDUMPER
-/* The compression of the images dump_pdump writes.  */
-static unsigned compress_codec;
-static int compress_level;
-#endif
-
-enum dumper_status
-dumper_set_compression (const char *spec)
-{
-  bridge_clear_detail ();
-  if (spec == NULL)
-    spec = "none";
-#if DUMPER_WITH_PDUMPER
-  char detail[256];
-  unsigned codec;
-  int level;
-  if (!pdump_codec_parse (spec, &codec, &level, detail, sizeof detail))
-    return bridge_fail (DUMPER_E_USAGE, "%s", detail);
-  compress_codec = codec;
-  compress_level = level;
-  return DUMPER_OK;
-#else
-  if (strcmp (spec, "none") == 0)
-    return DUMPER_OK;
-  return bridge_fail (DUMPER_E_NO_BACKEND,
-                      "--compress=%s needs the portable dumper, but this "
-                      "build was configured with --with-dumper=%s", spec,
-                      DUMPER_WITH_UNEXEC ? "unexec" : "none");
-#endif
-}
-
-/* The preferred base of the images dump_pdump writes (format.h).  */
-static uint64_t image_base = UINT64_MAX;   /* the default */
-
-enum dumper_status
-dumper_set_image_base (uint64_t base)
-{
-  bridge_clear_detail ();
-  if (base % (UINT64_C (2) << 20) != 0 || base > (uint64_t) UINTPTR_MAX / 2)
-    return bridge_fail (DUMPER_E_USAGE, "image base 0x%llx: not a multiple "
-                        "of 2 MiB in the lower half of the address space",
-                        (unsigned long long) base);
-  image_base = base;
-  return DUMPER_OK;
-}
 
 #if DUMPER_WITH_PDUMPER
 /* REACHABLE: the check's numbered set of the live blocks it reached
@@ -120,15 +57,20 @@ dump_pdump (const char *output, struct common_blockset *reachable)
       records[i].kind = entries[i].kind;
       records[i].addr = entries[i].addr;
     }
+  struct common_options options;
+  st = bridge_options (&options);
+  if (st != DUMPER_OK)
+    {
+      free (records);
+      return st;
+    }
   char detail[1024] = "";
   struct pdump_write_request req = {
     .output = output, .heap = heap, .decls = decls, .decl_count = decl_count,
     .entries = records, .entry_count = count, .fingerprint = fingerprint,
     .detail = detail, .detail_size = sizeof detail,
-    .expected_objects = expected_objects,
-    .codec = compress_codec, .level = compress_level,
-    .image_base = image_base,
-    .warn = bridge_warning_sink, .warn_data = NULL, .lint_strict = strict_lint,
+    .options = &options,
+    .warn = bridge_warning_sink, .warn_data = NULL,
     .heap_block = bridge_alloc_block_p, .heap_block_data = NULL,
     .reachable = reachable
   };

@@ -3,6 +3,7 @@
 
 LIB_SRCS_common += bridge/alloc.c bridge/args.c bridge/decls.c bridge/dump.c \
 	bridge/error.c bridge/exe.c bridge/fingerprint.c bridge/gflags.c \
-	bridge/heap.c bridge/refcheck.c bridge/registry.c bridge/startup.c
+	bridge/heap.c bridge/options.c bridge/refcheck.c bridge/registry.c \
+	bridge/startup.c
 # unexec (), Emacs's entry point (include/dumper/unexec-compat.h).
 LIB_SRCS_unexec += bridge/compat.c

@@ -19,18 +19,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef HAVE_SYS_PERSONALITY_H
-# include <sys/personality.h>
-#endif
 
 #include "bridge.h"
+#include "common/options.h"
+#include "common/os.h"
 #if DUMPER_WITH_PDUMPER
 # include "../pdump/backend.h"
 #endif
-
-/* Set in the environment across the one ASLR re-exec, so the new
-   process knows not to try again.  */
-#define REEXEC_ENV "DUMPER_ASLR_REEXEC"
 
 static struct dumper_start_info start_info;
 static bool started;
@@ -89,48 +84,18 @@ check_backend (const struct bridge_args *args)
 }
 
 /* An unexec dump must see the same addresses on every run of the
-   dumping program, so it runs with ASLR disabled: set the personality
-   flag and re-execute ourselves once.  Failure is not fatal (the static
-   arena and a non-PIE executable do not move anyway); it is a warning,
-   and the environment variable guarantees we never loop.  */
+   dumping program, so it runs with ASLR disabled: common_reexec_
+   without_aslr sets the personality flag and re-executes us once.
+   Failure is not fatal (the static arena and a non-PIE executable do
+   not move anyway); it is a warning, and the environment variable
+   guarantees we never loop.  */
 static void
-reexec_without_aslr (char **original_argv)
+reexec_without_aslr (char **original_argv, bool retried)
 {
-#ifdef HAVE_SYS_PERSONALITY_H
-  int persona = personality (0xffffffff);
-  bool retried = getenv (REEXEC_ENV) != NULL;
-  unsetenv (REEXEC_ENV);
-  if (persona == -1)
-    {
-      bridge_warn ("cannot read the process personality (%s); dumping "
-                   "with ASLR enabled", strerror (errno));
-      return;
-    }
-  if (persona & ADDR_NO_RANDOMIZE)
-    return;
-  if (retried)
-    {
-      bridge_warn ("re-executed with ADDR_NO_RANDOMIZE but ASLR is still "
-                   "enabled; dumping with ASLR enabled");
-      return;
-    }
-  if (personality ((unsigned long) persona | ADDR_NO_RANDOMIZE) == -1)
-    {
-      bridge_warn ("cannot disable ASLR with personality (%s); dumping "
-                   "with ASLR enabled", strerror (errno));
-      return;
-    }
-  setenv (REEXEC_ENV, "1", 1);
-  execv ("/proc/self/exe", original_argv);
-  int err = errno;
-  unsetenv (REEXEC_ENV);
-  personality ((unsigned long) persona);
-  bridge_warn ("cannot re-execute /proc/self/exe with ASLR disabled (%s); "
-               "dumping with ASLR enabled", strerror (err));
-#else
-  (void) original_argv;
-  bridge_warn ("this system has no personality(2); dumping with ASLR enabled");
-#endif
+  char why[256];
+  if (!common_reexec_without_aslr (original_argv, BRIDGE_REEXEC_ENV, retried,
+                                   why, sizeof why))
+    bridge_warn ("%s; dumping with ASLR enabled", why);
 }
 
 /* Hooks are called through the declaration table, never through an
@@ -162,28 +127,22 @@ run_hooks (void)
 
 #if DUMPER_WITH_PDUMPER
 
-/* Load the image at PATH; with CHECK_ONLY only verify it.  */
+/* Load the image at PATH with the settings O (resolved with status
+   OPTIONS_STATUS: an invalid loader setting in the environment fails
+   the load); with O->check_only only verify it.  */
 static enum dumper_status
-load_image (const char *path, bool check_only, bool embedded)
+load_image (const char *path, bool embedded, const struct common_options *o,
+            enum dumper_status options_status)
 {
   unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
   enum dumper_status st = dumper_fingerprint (fingerprint);
   if (st != DUMPER_OK)
     return bridge_fail (st, "%s: cannot check the image against this "
                         "executable: %s", path, dumper_error_detail ());
-
-  enum dumper_verify mode;
-  st = bridge_verify_mode (&mode);
-  if (st != DUMPER_OK)
-    return st;
-  enum dumper_base_mode base_mode;
-  st = bridge_base_mode (&base_mode);
-  if (st != DUMPER_OK)
-    return st;
-  enum dumper_cold_check cold_check;
-  st = bridge_cold_check (&cold_check);
-  if (st != DUMPER_OK)
-    return st;
+  if (options_status != DUMPER_OK)
+    return options_status;
+  bool check_only = o->check_only;
+  enum dumper_verify mode = (enum dumper_verify) o->verify;
   const struct dumper_heap *heap = bridge_heap ();
   if (mode == DUMPER_VERIFY_STRUCTURE && heap == NULL)
     return bridge_fail (DUMPER_E_HEAP_DESC, "%s: structural verification "
@@ -201,8 +160,9 @@ load_image (const char *path, bool check_only, bool embedded)
     .decl_count = decl_count, .embedded = embedded,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
-    .check_only = check_only, .base_mode = base_mode,
-    .cold_check = check_only ? DUMPER_COLD_FULL : cold_check
+    .check_only = check_only, .base_mode = o->base_mode,
+    .cold_check = check_only ? DUMPER_COLD_FULL : o->cold_check,
+    .options = o
   };
   struct pdump_entry *entries = NULL;
   size_t entry_count = 0;
@@ -260,7 +220,7 @@ load_image (const char *path, bool check_only, bool embedded)
    start; an executable marked by dumper-embed whose section headers no
    longer locate the section starts without it, with a warning.  */
 static enum dumper_status
-find_image (char **path, bool *embedded)
+find_image (char **path, bool *embedded, const char *dir)
 {
   *path = NULL;
   *embedded = false;
@@ -301,7 +261,6 @@ find_image (char **path, bool *embedded)
     }
   free (beside);
 
-  const char *dir = bridge_image_dir ();
   const char *base = strrchr (exe, '/');
   base = base ? base + 1 : exe;
   size_t len = strlen (dir) + 1 + strlen (base) + sizeof ".pdmp";
@@ -325,7 +284,8 @@ find_image (char **path, bool *embedded)
    library exits, and only on this explicit request: the host's main
    must not run on without a heap.  */
 static void
-check_image_and_exit (char *path, const char *progname)
+check_image_and_exit (char *path, const char *progname,
+                      struct common_options *o, enum dumper_status o_status)
 {
   enum dumper_status st;
   if (path == NULL)
@@ -333,9 +293,10 @@ check_image_and_exit (char *path, const char *progname)
                       "--dump-file)");
   else
     {
-      if (getenv ("DUMPER_PDUMP_VERIFY") == NULL)
-        dumper_set_verify (DUMPER_VERIFY_STRUCTURE);
-      st = load_image (path, true, false);   /* an executable is recognised */
+      if (!o->verify_from_env)
+        o->verify = DUMPER_VERIFY_STRUCTURE;
+      /* An executable is recognised: EMBEDDED is only a hint.  */
+      st = load_image (path, false, o, o_status);
       free (path);
     }
   if (st != DUMPER_OK)
@@ -396,12 +357,17 @@ dumper_startup (int *argc, char ***argv)
       free (original);
       return st;
     }
+  /* Every setting, once.  A bad loader setting in the environment
+     fails only a start that loads: a cold start and an unexec one never
+     read them.  */
+  struct common_options options;
+  enum dumper_status options_status = bridge_options (&options);
   if (args.dump == BRIDGE_DUMP_UNEXEC)
-    reexec_without_aslr (original);
+    reexec_without_aslr (original, options.aslr_reexecuted);
   free (original);
 
-  bool check_only = getenv ("DUMPER_PDUMP_CHECK_ONLY") != NULL;
-  (void) check_only;
+  bool check_only = options.check_only;
+  (void) check_only, (void) options_status;   /* pdumper builds only */
   bridge_alloc_track (args.dump != BRIDGE_DUMP_NONE);
   struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
   flags.will_dump_ = args.dump != BRIDGE_DUMP_NONE;
@@ -438,15 +404,15 @@ dumper_startup (int *argc, char ***argv)
         }
       else
         {
-          st = find_image (&path, &embedded);
+          st = find_image (&path, &embedded, options.image_dir);
           if (st != DUMPER_OK)
             return st;
         }
       if (check_only)
-        check_image_and_exit (path, (*argv)[0]);
+        check_image_and_exit (path, (*argv)[0], &options, options_status);
       if (path)
         {
-          st = load_image (path, false, embedded);
+          st = load_image (path, embedded, &options, options_status);
           if (st == DUMPER_E_IMAGE_FINGERPRINT && !args.dump_file
               && args.dump != BRIDGE_DUMP_NONE)
             {

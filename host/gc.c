@@ -127,6 +127,29 @@ mark_code (struct dumper_tracer *t, const void *field)
   (void) field;
 }
 
+/* dlisp has no owner-sized types (every object's header says its size)
+   and no pointers into objects: its trace functions never report
+   these.  Reaching one is a bug in a trace function: stop.  */
+static void
+mark_sized (struct dumper_tracer *t, void *const *field, int type,
+            size_t nbytes)
+{
+  (void) t;
+  (void) field;
+  fprintf (stderr, "dlisp: fatal: a trace function reported an owner-sized "
+           "block (type %d, %zu bytes); dlisp has none\n", type, nbytes);
+  abort ();
+}
+
+static void
+mark_interior (struct dumper_tracer *t, void *const *field)
+{
+  /* An interior pointer keeps nothing alive: its object is reached by
+     its start elsewhere (heap.h).  */
+  (void) t;
+  (void) field;
+}
+
 static void
 mark_root (dl_obj *word, void *data)
 {
@@ -150,10 +173,8 @@ dl_visit_roots (dl_root_visitor visit, void *data)
 static void
 mark_all (void)
 {
-  /* dlisp's types report no owner-sized blocks or interior pointers
-     (heap.h), so those callbacks are never called.  */
-  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes, mark_code,
-                             NULL, NULL }, NULL, 0, 0 };
+  struct mark_stack ms = { { mark_word, mark_ptr, mark_bytes, mark_code, mark_sized,
+                                mark_interior }, NULL, 0, 0 };
   dl_visit_roots (mark_root, &ms);
   while (ms.count > 0)
     {

@@ -18,6 +18,7 @@
 
 #include "exe.h"
 #include "common/blockset.h"
+#include "common/options.h"
 
 /* One registration, in the bridge's registration order: an index into
    the executable's declaration table (dumper.h) and, for statics, the
@@ -41,23 +42,19 @@ struct pdump_write_request
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
   char *detail;                          /* out: error specifics */
   size_t detail_size;
-  /* About how many objects (byte blocks included) the walk will meet,
-     or 0 when unknown: the visited map and the object index are sized
-     for it once instead of growing (dumper_expect_objects).  */
-  size_t expected_objects;
-  /* The preferred base recorded in the image, to which HOT's image
-     pointers are stored relocated (format.h): a multiple of the page
-     size; 0 records none; UINT64_MAX the default, PDUMP_DEFAULT_BASE.  */
-  uint64_t image_base;
-  unsigned codec;                        /* enum pdump_codec */
-  int level;                             /* 0 = the codec's default */
+  /* The settings (common/options.h): the object estimate
+     (expected_objects), the preferred base recorded in the image
+     (image_base: HOT's image pointers are stored relocated to it,
+     format.h; 0 records none, UINT64_MAX PDUMP_DEFAULT_BASE), the codec
+     and its level, strict_lint (below), in_memory, visited_map and the
+     test hooks.  */
+  const struct common_options *options;
   /* The lint of words a trace did not report that hold addresses of
      the executable or the heap: one WARN call per finding (WARN may be
-     NULL), or with LINT_STRICT the first finding fails the dump with
-     DUMPER_E_HEAP_DESC.  */
+     NULL), or with options->strict_lint the first finding fails the
+     dump with DUMPER_E_HEAP_DESC.  */
   void (*warn) (const char *message, void *data);
   void *warn_data;
-  bool lint_strict;
   /* For the lint: true when ADDRESS is the start of a live block of the
      host's allocator (may be NULL: then only the executable and a
      loaded image count).  */
@@ -103,6 +100,9 @@ struct pdump_load_request
   unsigned base_mode;
   /* enum dumper_cold_check: how COLD is verified.  */
   unsigned cold_check;
+  /* The settings (common/options.h) for the load method, the boot
+     cache's directories and the test hooks; NULL for the defaults.  */
+  const struct common_options *options;
 };
 
 /* On success the image is mapped, relocated, and the remembered data

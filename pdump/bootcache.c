@@ -230,7 +230,7 @@ make_dir (struct pdump_boot *b, const char *parent, const char *label,
 static bool
 user_dir (struct pdump_boot *b, char *dir, size_t size)
 {
-  const char *runtime = getenv ("XDG_RUNTIME_DIR");
+  const char *runtime = b->runtime_dir;
   if (runtime != NULL && runtime[0] == '/')
     {
       if (make_dir (b, runtime, "XDG_RUNTIME_DIR", "dumper", true, dir, size))
@@ -240,7 +240,7 @@ user_dir (struct pdump_boot *b, char *dir, size_t size)
     reason (b, "XDG_RUNTIME_DIR is not set to an absolute path");
   char first[256];   /* not initialised: a start touches no more stack */
   snprintf (first, sizeof first, "%.255s", b->reason);
-  const char *tmp = getenv ("TMPDIR");
+  const char *tmp = b->tmp_dir;
   if (tmp == NULL || tmp[0] != '/')
     tmp = "/tmp";
   char name[32];
@@ -273,10 +273,13 @@ boot_dir (struct pdump_boot *b, const char *image_path)
 }
 
 void
-pdump_boot_init (struct pdump_boot *b)
+pdump_boot_init (struct pdump_boot *b, const char *runtime_dir,
+                 const char *tmp_dir)
 {
   memset (b, 0, offsetof (struct pdump_boot, dir));
   b->lock_fd = -1;
+  b->runtime_dir = runtime_dir;
+  b->tmp_dir = tmp_dir;
   b->dir[0] = b->cache[0] = b->reason[0] = '\0';
 }
 

@@ -64,6 +64,10 @@ struct pdump_boot
   int lock_fd;                /* DIR/lock, held while writing; -1 */
   char prefix[24];            /* "PATHSUM-": every cache of this image */
   struct common_atomic out;   /* a cache being written */
+  /* XDG_RUNTIME_DIR and TMPDIR as the settings have them (NULL when
+     unset): where the user's directory may be.  */
+  const char *runtime_dir;
+  const char *tmp_dir;
   /* Last, and set by pdump_boot_init only in their first bytes.  */
   char dir[PDUMP_BOOT_PATH_MAX];      /* the user's directory */
   char cache[PDUMP_BOOT_PATH_MAX];    /* this image's cache at BASE */
@@ -72,8 +76,10 @@ struct pdump_boot
 };
 
 /* Make B empty (no base, no cache, nothing held) without writing its
-   path buffers beyond their first byte.  */
-void pdump_boot_init (struct pdump_boot *b);
+   path buffers beyond their first byte; its directory will be under
+   RUNTIME_DIR (XDG_RUNTIME_DIR), else TMP_DIR (TMPDIR, else /tmp).  */
+void pdump_boot_init (struct pdump_boot *b, const char *runtime_dir,
+                      const char *tmp_dir);
 
 /* Check the directory (creating it), read or choose this boot's base,
    and name the cache of the image at IMAGE_PATH whose header checksum

@@ -298,6 +298,162 @@ pdump_header_sum (const struct pdump_header *h, const void *table)
   return XXH3_64bits (bytes, sizeof bytes);
 }
 
+/* The steps of pdump_check_header, in order; each returns DUMPER_OK or
+   the status of the message it wrote to DETAIL.  */
+#define CHECK_ARGS const char *path, char *detail, size_t detail_size
+
+/* Step 1: the magic number and the header checksum, which say whether
+   any other field can be believed.  */
+static enum dumper_status
+check_header_sum (const void *bytes, size_t available, uint64_t file_size,
+                  const struct pdump_header *h, CHECK_ARGS)
+{
+  /* The header checksum first: until it holds, no field can be
+     believed, so a damaged header is corrupt, not "another version" or
+     "another architecture".  A damaged magic number is recognised by
+     the checksum holding with the right one in its place.  */
+  bool magic_ok = memcmp (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE) == 0;
+  size_t table_end = sizeof *h
+                     + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+  bool sum_ok = false;
+  if (available >= table_end)
+    {
+      sum_ok = pdump_header_sum (h, (const unsigned char *) bytes + sizeof *h)
+               == h->header_checksum;
+    }
+  if (!magic_ok)
+    {
+      if (sum_ok)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                                 path, "the magic number is damaged (the "
+                                 "header checksum holds with the right one)");
+      return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
+                               "not a dumper image (bad magic number)");
+    }
+  if (sum_ok)
+    return DUMPER_OK;
+  if (available < table_end)
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size,
+                             path, "the file is %" PRIu64 " bytes, shorter "
+                             "than an image header and section table",
+                             file_size);
+  if (h->format_version != PDUMP_FORMAT_VERSION)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                             path, "header checksum mismatch: the header "
+                             "is damaged, or was written in a format "
+                             "other than version %u (it says %u)",
+                             PDUMP_FORMAT_VERSION, h->format_version);
+  return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
+                           path, "header checksum mismatch (the header or "
+                           "section table is damaged)");
+}
+
+/* Step 2: the image was written for this kind of process: its format
+   version, word size, byte order and machine.  */
+static enum dumper_status
+check_header_target (const struct pdump_header *h, CHECK_ARGS)
+{
+  if (h->format_version != PDUMP_FORMAT_VERSION)
+    return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
+                 "image format version %u; this library reads version %u",
+                 h->format_version, PDUMP_FORMAT_VERSION);
+  if (h->word_size != PDUMP_WORD_SIZE)
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image has %u-byte words; this process has %u-byte words",
+                 h->word_size, (unsigned) PDUMP_WORD_SIZE);
+  unsigned native_order = PDUMP_NATIVE_BYTE_ORDER;
+  if (h->byte_order != native_order)
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image is %s-endian; this process is %s-endian",
+                 h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
+                 native_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
+  if (h->machine != pdump_native_machine ())
+    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
+                 "image was written on %s (ELF machine %u); this is %s",
+                 pdump_machine_name (h->machine), h->machine,
+                 pdump_machine_name (pdump_native_machine ()));
+  return DUMPER_OK;
+}
+
+/* Step 3: the header's own fields: the file's size, the layout, the
+   reserved words, the preferred base, the heap description.  */
+static enum dumper_status
+check_header_fields (const struct pdump_header *h, uint64_t file_size,
+                     CHECK_ARGS)
+{
+  if (file_size < h->file_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
+                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
+                 file_size, h->file_size);
+  if (file_size > h->file_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
+                 file_size, h->file_size);
+  size_t table_end = sizeof *h
+                     + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
+  if (h->header_size != sizeof *h || h->section_table_offset != sizeof *h
+      || h->image_size < h->page_size || h->image_size > (UINT64_C (1) << 46)
+      || h->section_count != PDUMP_SECTION_KIND_MAX
+      || !is_power_of_two (h->page_size) || h->page_size < 4096
+      || h->page_size > (1u << 20)
+      || table_end > h->page_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the header's layout fields are invalid");
+  for (unsigned i = 0; i < sizeof h->reserved / sizeof h->reserved[0]; i++)
+    if (h->reserved[i] != 0)
+      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                   "reserved header fields are not zero");
+  /* Where HOT's stored pointers put the image: page-aligned, and the
+     whole image fits below the end of the address space there.  */
+  if (h->preferred_base % h->page_size != 0
+      || h->preferred_base > (uint64_t) UINTPTR_MAX - h->image_size)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the preferred base 0x%" PRIx64 " is not page-aligned or "
+                 "leaves no room for the image", h->preferred_base);
+  if (h->tag_bits < 1 || h->tag_bits > 4 || h->type_count == 0
+      || h->type_count > 0xFFFF)
+    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                 "the header's heap description fields are invalid");
+  return DUMPER_OK;
+}
+
+/* Step 4: the section table, one entry per kind, into V->sections.  */
+static enum dumper_status
+read_section_table (const unsigned char *table, struct pdump_view *v,
+                    CHECK_ARGS)
+{
+  for (unsigned i = 0; i < v->header.section_count; i++)
+    {
+      struct pdump_section s;
+      memcpy (&s, table + i * sizeof s, sizeof s);
+      if (s.kind == 0 || s.kind > PDUMP_SECTION_KIND_MAX
+          || v->sections[s.kind].kind != 0)
+        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
+                     "section table entry %u has kind %u", i, s.kind);
+      v->sections[s.kind] = s;
+    }
+  return DUMPER_OK;
+}
+
+/* Step 6: the image was written by this build of the executable.  */
+static enum dumper_status
+check_fingerprint (const struct pdump_header *h,
+                   const unsigned char *fingerprint, CHECK_ARGS)
+{
+  if (fingerprint == NULL
+      || memcmp (h->fingerprint, fingerprint, sizeof h->fingerprint) == 0)
+    return DUMPER_OK;
+  char image_fp[33], exe_fp[33];
+  for (int i = 0; i < 16; i++)
+    {
+      snprintf (image_fp + 2 * i, 3, "%02x", h->fingerprint[i]);
+      snprintf (exe_fp + 2 * i, 3, "%02x", fingerprint[i]);
+    }
+  return pdump_check_fail (DUMPER_E_IMAGE_FINGERPRINT, detail, detail_size, path,
+               "image fingerprint %s, this executable %s; dump the "
+               "image again with this build", image_fp, exe_fp);
+}
+
 enum dumper_status
 pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
                     const unsigned char *fingerprint, const char *path,
@@ -319,129 +475,18 @@ pdump_check_header (const void *bytes, size_t available, uint64_t file_size,
     }
   struct pdump_header *h = &v->header;
   memcpy (h, bytes, sizeof *h);
-
-  /* The header checksum first: until it holds, no field can be
-     believed, so a damaged header is corrupt, not "another version" or
-     "another architecture".  A damaged magic number is recognised by
-     the checksum holding with the right one in its place.  */
-  bool magic_ok = memcmp (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE) == 0;
-  size_t table_size = PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section);
-  size_t table_end = sizeof *h + table_size;
-  bool sum_ok = false;
-  if (available >= table_end)
-    {
-      sum_ok = pdump_header_sum (h, (const unsigned char *) bytes + sizeof *h)
-               == h->header_checksum;
-    }
-  if (!magic_ok)
-    {
-      if (sum_ok)
-        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
-                                 path, "the magic number is damaged (the "
-                                 "header checksum holds with the right one)");
-      return pdump_check_fail (DUMPER_E_IMAGE_MAGIC, detail, detail_size, path,
-                               "not a dumper image (bad magic number)");
-    }
-  if (!sum_ok)
-    {
-      if (available < table_end)
-        return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size,
-                                 path, "the file is %" PRIu64 " bytes, shorter "
-                                 "than an image header and section table",
-                                 file_size);
-      if (h->format_version != PDUMP_FORMAT_VERSION)
-        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
-                                 path, "header checksum mismatch: the header "
-                                 "is damaged, or was written in a format "
-                                 "other than version %u (it says %u)",
-                                 PDUMP_FORMAT_VERSION, h->format_version);
-      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size,
-                               path, "header checksum mismatch (the header or "
-                               "section table is damaged)");
-    }
-
-  /* The header is as written: its fields say what they mean.  */
-  if (h->format_version != PDUMP_FORMAT_VERSION)
-    return pdump_check_fail (DUMPER_E_IMAGE_VERSION, detail, detail_size, path,
-                 "image format version %u; this library reads version %u",
-                 h->format_version, PDUMP_FORMAT_VERSION);
-  if (h->word_size != PDUMP_WORD_SIZE)
-    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
-                 "image has %u-byte words; this process has %u-byte words",
-                 h->word_size, (unsigned) PDUMP_WORD_SIZE);
-  unsigned native_order = PDUMP_NATIVE_BYTE_ORDER;
-  if (h->byte_order != native_order)
-    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
-                 "image is %s-endian; this process is %s-endian",
-                 h->byte_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little",
-                 native_order == PDUMP_BYTE_ORDER_BIG ? "big" : "little");
-  if (h->machine != pdump_native_machine ())
-    return pdump_check_fail (DUMPER_E_IMAGE_ARCH, detail, detail_size, path,
-                 "image was written on %s (ELF machine %u); this is %s",
-                 pdump_machine_name (h->machine), h->machine,
-                 pdump_machine_name (pdump_native_machine ()));
-  if (file_size < h->file_size)
-    return pdump_check_fail (DUMPER_E_IMAGE_TRUNCATED, detail, detail_size, path,
-                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
-                 file_size, h->file_size);
-  if (file_size > h->file_size)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "the file is %" PRIu64 " bytes but its header says %" PRIu64,
-                 file_size, h->file_size);
-  if (h->header_size != sizeof *h || h->section_table_offset != sizeof *h
-      || h->image_size < h->page_size || h->image_size > (UINT64_C (1) << 46)
-      || h->section_count != PDUMP_SECTION_KIND_MAX
-      || !is_power_of_two (h->page_size) || h->page_size < 4096
-      || h->page_size > (1u << 20)
-      || table_end > h->page_size)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "the header's layout fields are invalid");
-  const unsigned char *table = (const unsigned char *) bytes + sizeof *h;
-
-  for (unsigned i = 0; i < sizeof h->reserved / sizeof h->reserved[0]; i++)
-    if (h->reserved[i] != 0)
-      return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                   "reserved header fields are not zero");
-  /* Where HOT's stored pointers put the image: page-aligned, and the
-     whole image fits below the end of the address space there.  */
-  if (h->preferred_base % h->page_size != 0
-      || h->preferred_base > (uint64_t) UINTPTR_MAX - h->image_size)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "the preferred base 0x%" PRIx64 " is not page-aligned or "
-                 "leaves no room for the image", h->preferred_base);
-  if (h->tag_bits < 1 || h->tag_bits > 4 || h->type_count == 0
-      || h->type_count > 0xFFFF)
-    return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                 "the header's heap description fields are invalid");
-
-  for (unsigned i = 0; i < h->section_count; i++)
-    {
-      struct pdump_section s;
-      memcpy (&s, table + i * sizeof s, sizeof s);
-      if (s.kind == 0 || s.kind > PDUMP_SECTION_KIND_MAX
-          || v->sections[s.kind].kind != 0)
-        return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
-                     "section table entry %u has kind %u", i, s.kind);
-      v->sections[s.kind] = s;
-    }
-  enum dumper_status st = check_sections (v, path, detail, detail_size);
-  if (st != DUMPER_OK)
+  enum dumper_status st;
+  if ((st = check_header_sum (bytes, available, file_size, h, path, detail,
+                              detail_size)) != DUMPER_OK
+      /* The header is as written: its fields say what they mean.  */
+      || (st = check_header_target (h, path, detail, detail_size)) != DUMPER_OK
+      || (st = check_header_fields (h, file_size, path, detail, detail_size))
+         != DUMPER_OK
+      || (st = read_section_table ((const unsigned char *) bytes + sizeof *h,
+                                   v, path, detail, detail_size)) != DUMPER_OK
+      || (st = check_sections (v, path, detail, detail_size)) != DUMPER_OK)
     return st;
-
-  if (fingerprint
-      && memcmp (h->fingerprint, fingerprint, sizeof h->fingerprint) != 0)
-    {
-      char image_fp[33], exe_fp[33];
-      for (int i = 0; i < 16; i++)
-        {
-          snprintf (image_fp + 2 * i, 3, "%02x", h->fingerprint[i]);
-          snprintf (exe_fp + 2 * i, 3, "%02x", fingerprint[i]);
-        }
-      return pdump_check_fail (DUMPER_E_IMAGE_FINGERPRINT, detail, detail_size, path,
-                   "image fingerprint %s, this executable %s; dump the "
-                   "image again with this build", image_fp, exe_fp);
-    }
-  return DUMPER_OK;
+  return check_fingerprint (h, fingerprint, path, detail, detail_size);
 }
 
 enum dumper_status

@@ -128,6 +128,95 @@ table_bytes (uint64_t frame_count)
   return (frame_count * 4 + 7) & ~UINT64_C (7);
 }
 
+/* One codec's compression state, kept for all the frames of a section:
+   each frame is still compressed on its own.  */
+struct packer
+{
+  unsigned codec;
+  int level;
+#ifdef HAVE_ZSTD
+  ZSTD_CCtx *cctx;
+#endif
+#ifdef HAVE_LZ4
+  /* One LZ4HC state for all frames (LZ4_compress_HC would allocate one
+     per call).  */
+  void *lz4hc;
+#endif
+};
+
+static bool
+packer_open (struct packer *p, unsigned codec, int level)
+{
+  memset (p, 0, sizeof *p);
+  p->codec = codec;
+  p->level = level;
+#ifdef HAVE_ZSTD
+  if (codec == PDUMP_CODEC_ZSTD)
+    {
+      p->cctx = ZSTD_createCCtx ();
+      if (p->cctx == NULL)
+        return false;
+      ZSTD_CCtx_setParameter (p->cctx, ZSTD_c_compressionLevel,
+                              level ? level : ZSTD_CLEVEL_DEFAULT);
+    }
+#endif
+#ifdef HAVE_LZ4
+  p->level = level ? level : PDUMP_LZ4_LEVEL_DEFAULT;
+  if (codec == PDUMP_CODEC_LZ4 && p->level >= LZ4HC_CLEVEL_MIN)
+    {
+      p->lz4hc = malloc ((size_t) LZ4_sizeofStateHC ());
+      if (p->lz4hc == NULL)
+        return false;
+    }
+#endif
+  return true;
+}
+
+static void
+packer_close (struct packer *p)
+{
+#ifdef HAVE_ZSTD
+  ZSTD_freeCCtx (p->cctx);
+#endif
+#ifdef HAVE_LZ4
+  free (p->lz4hc);
+#endif
+  (void) p;
+}
+
+/* Compress the LENGTH bytes at FROM into the ROOM bytes at TO: the
+   compressed size, or 0 when the codec fails.  */
+static size_t
+packer_frame (struct packer *p, const unsigned char *from, uint64_t length,
+              unsigned char *to, size_t room)
+{
+  (void) from, (void) length, (void) to, (void) room;
+  switch (p->codec)
+    {
+#ifdef HAVE_LZ4
+    case PDUMP_CODEC_LZ4:
+      {
+        int r = p->lz4hc
+          ? LZ4_compress_HC_extStateHC (p->lz4hc, (const char *) from,
+                                        (char *) to, (int) length, (int) room,
+                                        p->level)
+          : LZ4_compress_default ((const char *) from, (char *) to,
+                                  (int) length, (int) room);
+        return r > 0 ? (size_t) r : 0;
+      }
+#endif
+#ifdef HAVE_ZSTD
+    case PDUMP_CODEC_ZSTD:
+      {
+        size_t n = ZSTD_compress2 (p->cctx, to, room, from, length);
+        return ZSTD_isError (n) ? 0 : n;
+      }
+#endif
+    default:
+      return 0;
+    }
+}
+
 enum dumper_status
 pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
                   uint64_t size, uint64_t frame_size, unsigned char **out,
@@ -137,88 +226,27 @@ pdump_codec_pack (unsigned codec, int level, const unsigned char *src,
   uint64_t table = table_bytes (frames);
   uint64_t capacity = table + frames * PDUMP_FRAME_STORED_MAX (frame_size);
   unsigned char *buf = calloc (1, capacity);
-  if (buf == NULL)
-    return DUMPER_E_NOMEM;
-#ifdef HAVE_ZSTD
-  ZSTD_CCtx *cctx = NULL;
-  if (codec == PDUMP_CODEC_ZSTD)
-    {
-      cctx = ZSTD_createCCtx ();
-      if (cctx == NULL)
-        {
-          free (buf);
-          return DUMPER_E_NOMEM;
-        }
-      ZSTD_CCtx_setParameter (cctx, ZSTD_c_compressionLevel,
-                              level ? level : ZSTD_CLEVEL_DEFAULT);
-    }
-#endif
-#ifdef HAVE_LZ4
-  /* One LZ4HC state for all frames (LZ4_compress_HC would allocate one
-     per call); each frame is still compressed on its own.  */
-  int lz4_level = level ? level : PDUMP_LZ4_LEVEL_DEFAULT;
-  void *lz4hc = NULL;
-  if (codec == PDUMP_CODEC_LZ4 && lz4_level >= LZ4HC_CLEVEL_MIN)
-    {
-      lz4hc = malloc ((size_t) LZ4_sizeofStateHC ());
-      if (lz4hc == NULL)
-        {
-          free (buf);
-          return DUMPER_E_NOMEM;
-        }
-    }
-#endif
-  (void) level;
+  struct packer packer;
+  bool ok = buf != NULL && packer_open (&packer, codec, level);
   uint64_t at = table;
-  bool ok = true;
   for (uint64_t i = 0; i < frames && ok; i++)
     {
       uint64_t start = i * frame_size;
       uint64_t length = size - start < frame_size ? size - start : frame_size;
-      size_t room = (size_t) PDUMP_FRAME_STORED_MAX (frame_size);
-      size_t n = 0;
-      (void) length;           /* unused in a build with neither codec */
-      (void) room;
-      switch (codec)
-        {
-#ifdef HAVE_LZ4
-        case PDUMP_CODEC_LZ4:
-          {
-            const char *from = (const char *) src + start;
-            char *to = (char *) buf + at;
-            int r = lz4hc
-              ? LZ4_compress_HC_extStateHC (lz4hc, from, to, (int) length,
-                                            (int) room, lz4_level)
-              : LZ4_compress_default (from, to, (int) length, (int) room);
-            ok = r > 0;
-            n = ok ? (size_t) r : 0;
-            break;
-          }
-#endif
-#ifdef HAVE_ZSTD
-        case PDUMP_CODEC_ZSTD:
-          n = ZSTD_compress2 (cctx, buf + at, room, src + start, length);
-          ok = !ZSTD_isError (n);
-          break;
-#endif
-        default:
-          ok = false;
-        }
+      size_t n = packer_frame (&packer, src + start, length, buf + at,
+                               (size_t) PDUMP_FRAME_STORED_MAX (frame_size));
+      ok = n > 0;
       uint32_t stored = (uint32_t) n;
       memcpy (buf + i * 4, &stored, 4);
       at += n;
     }
-#ifdef HAVE_ZSTD
-  ZSTD_freeCCtx (cctx);
-#endif
-#ifdef HAVE_LZ4
-  free (lz4hc);
-#endif
+  if (buf != NULL)
+    packer_close (&packer);
   if (!ok)
     {
-      /* The callers pass only available codecs and the buffer holds the
-         worst case: a failure here is a broken invariant or no memory
-         inside the codec.  */
+      /* No memory, or a broken invariant: the callers pass only
+         available codecs and the buffer holds the worst case, so a
+         codec fails only for memory of its own.  */
       free (buf);
       return DUMPER_E_NOMEM;
     }

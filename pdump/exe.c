@@ -6,7 +6,7 @@
    they claim to be; the loader adds the bias back and refuses to write
    anywhere but the executable's ordinary writable data.  Both read the
    layout here, from the main program's program headers in memory
-   (dl_iterate_phdr): no file I/O.
+   (common_main_program): no file I/O.
 
    "Ordinary writable data" is a writable PT_LOAD minus what the dynamic
    loader owns: the PT_GNU_RELRO range (made read-only after relocation)
@@ -19,6 +19,7 @@
 #include <link.h>
 #include <string.h>
 
+#include "common/os.h"
 #include "exe.h"
 
 struct collect
@@ -81,16 +82,18 @@ find_pltgot (struct pdump_exe *exe, const ElfW (Dyn) *dyn)
                         sizeof (void *));
 }
 
-static int
-visit_main (struct dl_phdr_info *info, size_t size, void *data)
+bool
+pdump_exe_layout (struct pdump_exe *exe)
 {
-  (void) size;
-  struct pdump_exe *exe = data;
-  exe->bias = info->dlpi_addr;
+  memset (exe, 0, sizeof *exe);
+  struct common_program program;
+  if (!common_main_program (&program))
+    return false;
+  exe->bias = program.bias;
   const ElfW (Dyn) *dynamic = NULL;
-  for (int i = 0; i < info->dlpi_phnum; i++)
+  for (int i = 0; i < program.phnum; i++)
     {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      const ElfW (Phdr) *ph = &program.phdr[i];
       if (ph->p_type == PT_LOAD)
         pdump_exe_add_segment (exe, ph->p_vaddr, ph->p_memsz, ph->p_flags);
       else if (ph->p_type == PT_GNU_RELRO)
@@ -99,18 +102,10 @@ visit_main (struct dl_phdr_info *info, size_t size, void *data)
           exe->relro_end = ph->p_vaddr + ph->p_memsz;
         }
       else if (ph->p_type == PT_DYNAMIC)
-        dynamic = (const ElfW (Dyn) *) (info->dlpi_addr + ph->p_vaddr);
+        dynamic = (const ElfW (Dyn) *) (program.bias + ph->p_vaddr);
     }
   if (dynamic)
     find_pltgot (exe, dynamic);
-  return 1;   /* the main program comes first */
-}
-
-bool
-pdump_exe_layout (struct pdump_exe *exe)
-{
-  memset (exe, 0, sizeof *exe);
-  dl_iterate_phdr (visit_main, exe);
   return exe->segment_count > 0 && exe->hi > exe->lo;
 }
 

@@ -27,7 +27,7 @@
      place_image
                map       map the file MAP_PRIVATE, or read it into
                          anonymous memory (mapping fails or
-                         DUMPER_PDUMP_NO_MMAP), or decompress it
+                         DUMPER_PDUMP_LOAD=read), or decompress it
      copy_tables         private copies of the tables interpreted
      verify_image
                verify    checksums of COLD and the discardable tables
@@ -69,6 +69,7 @@
 # define HAVE_LSAN_ROOTS 1
 #endif
 
+#include "common/os.h"
 #include "backend.h"
 #include "bootcache.h"
 #include "check.h"
@@ -123,55 +124,28 @@ struct placement
   char hot_detail[512];       /* its failure, which relocate would mask */
 };
 
-/* The size of a transparent huge page, the kernel's PMD mapping: 2 MiB
-   with 4 KiB pages, 32 MiB with 16 KiB and 512 MiB with 64 KiB
-   (aarch64).  From /sys/kernel/mm/transparent_hugepage/hpage_pmd_size,
-   read once; 2 MiB where it cannot be read (a kernel without THP, which
-   then gives none anyway).  */
-static size_t
-huge_page_size (void)
+/* HOT gets huge pages when it is aligned to them.  */
+#define HUGE_PAGE common_huge_page_size ()
+
+/* The settings of REQ: its caller's, or those of a process that set
+   nothing.  */
+static const struct common_options *
+options_of (const struct pdump_load_request *req)
 {
-  static size_t size;
-  if (size == 0)
-    {
-      size_t found = (size_t) 2 << 20;
-      char text[32];
-      int fd = open ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-                     O_RDONLY | O_CLOEXEC);
-      if (fd >= 0)
-        {
-          ssize_t n = read (fd, text, sizeof text - 1);
-          close (fd);
-          text[n > 0 ? n : 0] = '\0';
-          char *end;
-          unsigned long long v = strtoull (text, &end, 10);
-          long page = sysconf (_SC_PAGESIZE);
-          /* A power of two, a multiple of the page, at most 1 GiB.  */
-          if (end != text && v >= (unsigned long long) (page > 0 ? page : 4096)
-              && v <= (1ull << 30) && (v & (v - 1)) == 0)
-            found = (size_t) v;
-        }
-      size = found;
-    }
-  return size;
+  return req->options ? req->options : &common_default_options;
 }
 
-/* HOT gets huge pages when it is aligned to them.  */
-#define HUGE_PAGE huge_page_size ()
-
 static enum pdump_load_method
-choose_method (const struct pdump_view *view, uint64_t origin)
+choose_method (const struct pdump_view *view, uint64_t origin,
+               const struct common_options *options)
 {
   long page = sysconf (_SC_PAGESIZE);
-  if (getenv ("DUMPER_PDUMP_NO_MMAP") != NULL
+  if (options->load_choice == COMMON_LOAD_READ
       || view->header.page_size % (uint64_t) page != 0
       || origin % (uint64_t) page != 0)
     return PDUMP_LOAD_READ;
-  const char *m = getenv ("DUMPER_PDUMP_LOAD");
-  if (m && strcmp (m, "map") == 0)
+  if (options->load_choice == COMMON_LOAD_MAP)
     return PDUMP_LOAD_MAP;
-  if (m && strcmp (m, "read") == 0)
-    return PDUMP_LOAD_READ;
   return PDUMP_LOAD_HYBRID;
 }
 
@@ -552,7 +526,7 @@ bring_in (struct placement *p, const struct pdump_load_request *req,
           uint64_t size, const struct pdump_view *view, enum dumper_status *st,
           unsigned char *at, bool copy)
 {
-  enum pdump_load_method method = choose_method (view, p->origin);
+  enum pdump_load_method method = choose_method (view, p->origin, options_of (req));
   if (at && copy)
     /* Every HOT page will be written: read, not copied on write.  */
     return place_read (p, size, req, st, at);
@@ -774,23 +748,23 @@ on_sigbus (int sig, siginfo_t *info, void *uc)
    begins, after the tables' checksums (in load method map the pass then
    reads HOT through the cut mapping, its hash state live).  */
 static void
-truncate_for_test (const char *path, const char *when)
+truncate_for_test (const struct pdump_load_request *req, const char *when)
 {
-  const char *size = getenv ("DUMPER_TEST_TRUNCATE_IMAGE");
-  const char *at = getenv ("DUMPER_TEST_TRUNCATE_WHEN");
+  const char *size = options_of (req)->test_truncate_image;
+  const char *at = options_of (req)->test_truncate_when;
   if (size != NULL && *size && strcmp (at ? at : "map", when) == 0)
-    (void) !truncate (path, (off_t) strtoull (size, NULL, 0));
+    (void) !truncate (req->path, (off_t) strtoull (size, NULL, 0));
 }
 
 /* The relocation pass's fill for a HOT already in memory, under the
    test above: the cut as the pass begins.  */
 static bool
-truncate_at_relocate (void *path, unsigned char *dest, uint64_t offset,
+truncate_at_relocate (void *req, unsigned char *dest, uint64_t offset,
                       uint64_t size)
 {
   (void) dest, (void) size;
   if (offset == 0)
-    truncate_for_test (path, "relocate");
+    truncate_for_test (req, "relocate");
   return true;
 }
 
@@ -798,9 +772,9 @@ truncate_at_relocate (void *path, unsigned char *dest, uint64_t offset,
    BASE first, so the fallback runs (tests/pdump/base.sh); false with
    the reason when that fails.  */
 static bool
-occupy_for_test (uint64_t base)
+occupy_for_test (const struct pdump_load_request *req, uint64_t base)
 {
-  if (getenv ("DUMPER_TEST_OCCUPY_BASE") == NULL
+  if (!options_of (req)->test_occupy_base
       || mmap ((void *) (uintptr_t) base, 4096, PROT_NONE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
          != MAP_FAILED)
@@ -812,15 +786,16 @@ occupy_for_test (uint64_t base)
 
 /* The relocation pass's fill for the truncation test, when asked.  */
 static void
-fill_for_test (struct pdump_verify_request *vr, const char *path)
+fill_for_test (struct pdump_verify_request *vr,
+               const struct pdump_load_request *req)
 {
-  if (vr->fill == NULL && getenv ("DUMPER_TEST_TRUNCATE_WHEN") != NULL)
-    vr->fill = truncate_at_relocate, vr->fill_ctx = (void *) path;
+  if (vr->fill == NULL && options_of (req)->test_truncate_when != NULL)
+    vr->fill = truncate_at_relocate, vr->fill_ctx = (void *) req;
 }
 #else
-# define truncate_for_test(path, when) ((void) 0)
-# define occupy_for_test(base) true
-# define fill_for_test(vr, path) ((void) 0)
+# define truncate_for_test(req, when) ((void) 0)
+# define occupy_for_test(req, base) true
+# define fill_for_test(vr, req) ((void) 0)
 #endif
 
 static enum dumper_status load_image (struct load *l, struct bus_guard *guard);
@@ -844,7 +819,8 @@ pdump_load (const struct pdump_load_request *req, struct pdump_entry **entries_o
   *entry_count = 0;
   struct load load;
   memset (&load, 0, offsetof (struct load, boot));
-  pdump_boot_init (&load.boot);
+  pdump_boot_init (&load.boot, options_of (req)->runtime_dir,
+                   options_of (req)->tmp_dir);
   load.req = req;
   load.place.fd = -1;
   enum dumper_status status;
@@ -968,7 +944,7 @@ preferred_address (const struct load *l)
   else if (base % (uint64_t) sysconf (_SC_PAGESIZE) != 0)
     snprintf (base_reason, sizeof base_reason, "the preferred base 0x%"
               PRIx64 " is not aligned to this machine's pages", base);
-  else if (occupy_for_test (base))
+  else if (occupy_for_test (l->req, base))
     return (unsigned char *) (uintptr_t) base;
   return NULL;
 }
@@ -1059,7 +1035,7 @@ place_image (struct load *l, struct bus_guard *guard)
                     && (uintptr_t) at == l->view.header.preferred_base;
   l->placed = true;
   guard->load = l;
-  truncate_for_test (l->req->path, "map");
+  truncate_for_test (l->req, "map");
   l->t_map = pdump_now ();
   return DUMPER_OK;
 }
@@ -1288,7 +1264,7 @@ verify_image (struct load *l)
     .relocated = l->boot_write ? write_boot_cache : NULL, .relocated_ctx = l,
     .path = req->path, .detail = req->detail, .detail_size = req->detail_size
   };
-  fill_for_test (&vr, req->path);
+  fill_for_test (&vr, req);
   if (status == DUMPER_OK && place->method == PDUMP_LOAD_MAP)
     {
       /* HOT is the file's, copied on write: break that for the pages the

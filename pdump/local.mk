@@ -28,7 +28,7 @@ tests/pdump/toyhost: tests/pdump/toyhost.o libdumper.a $(FINGERPRINT)
 # toyhost (another fingerprint) and vice versa.
 tests/pdump/toyhost-variant.o: tests/pdump/toyhost.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DTOY_VARIANT=2 -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DTOY_VARIANT=2 -MMD -MP -c -o $@ $<
 tests/pdump/toyhost-variant: tests/pdump/toyhost-variant.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost-variant.o libdumper.a $(LIB_DEPLIBS) -lm
 	$(FINGERPRINT) -q $@

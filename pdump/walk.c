@@ -2127,7 +2127,7 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   w->warn_data = req->warn_data;
   w->heap_block = req->heap_block;
   w->heap_block_data = req->heap_block_data;
-  w->lint_strict = req->lint_strict;
+  w->lint_strict = req->options->strict_lint;
   w->tag_mask = ((uintptr_t) 1 << req->heap->tag_bits) - 1;
   w->object_align = (uint64_t) 1 << req->heap->tag_bits;
   if (w->object_align < PDUMP_ALIGN)
@@ -2147,11 +2147,11 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
   /* The pre-dump check's set of the objects it reached, numbered: their
      entries go to an array (zero pages, touched as they are met), any
      other to the map.  */
-  size_t expected = req->expected_objects, expected_others = expected;
+  size_t expected = req->options->expected_objects, expected_others = expected;
   /* DUMPER_PDUMP_VISITED_MAP: every object in the map, as before
      2026-12-05 (the tests check both ways write the same bytes).  */
   if (req->reachable && req->reachable->numbered && req->reachable->count
-      && getenv ("DUMPER_PDUMP_VISITED_MAP") == NULL)
+      && !req->options->visited_map)
     {
       w->reachable = req->reachable;
       w->reached_count = req->reachable->count;

@@ -255,8 +255,8 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
 {
   memset (l, 0, sizeof *l);
   l->page_size = page_size_of ();
-  uint64_t base = req->image_base == UINT64_MAX ? PDUMP_DEFAULT_BASE
-                                                : req->image_base;
+  uint64_t base = req->options->image_base == UINT64_MAX
+                  ? PDUMP_DEFAULT_BASE : req->options->image_base;
   if (base % l->page_size != 0)
     {
       snprintf (req->detail, req->detail_size, "%s: the preferred base 0x%"
@@ -342,9 +342,10 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
       return DUMPER_E_USAGE;
     }
   uint64_t frame_size = 0;
-  if (req->codec != PDUMP_CODEC_NONE)
+  if (req->options->codec != PDUMP_CODEC_NONE)
     {
-      enum dumper_status st = pack_sections (l, req->codec, req->level);
+      enum dumper_status st = pack_sections (l, req->options->codec,
+                                          req->options->level);
       if (st != DUMPER_OK)
         return st;
       frame_size = PDUMP_FRAME_SIZE;
@@ -449,11 +450,10 @@ write_layout (int fd, const struct layout *l, int cold_fd)
 
 #if DUMPER_TEST_HOOKS
 /* Test-only fault injection (see the top of the file): flip the byte
-   at $DUMPER_TEST_DAMAGE_IMAGE of the file TMP of SIZE bytes.  */
+   at AT (DUMPER_TEST_DAMAGE_IMAGE) of the file TMP of SIZE bytes.  */
 static void
-damage_for_test (const char *tmp, uint64_t size)
+damage_for_test (const char *at, const char *tmp, uint64_t size)
 {
-  const char *at = getenv ("DUMPER_TEST_DAMAGE_IMAGE");
   if (at == NULL || *at == '\0')
     return;
   uint64_t offset = strtoull (at, NULL, 0);
@@ -469,36 +469,33 @@ damage_for_test (const char *tmp, uint64_t size)
     close (fd);
 }
 #else
-# define damage_for_test(tmp, size) ((void) 0)
+# define damage_for_test(at, tmp, size) ((void) 0)
 #endif
 
 /* Run the loader on the temporary file TMP, check-only (pdump_load:
    decompression, every check it makes on a start, nothing restored), so
    an image the loader would refuse is never put in place.  On failure
-   DETAIL names OUTPUT.  */
+   the detail names the output.  */
 static enum dumper_status
-self_check (const char *tmp, uint64_t file_size,
-            const unsigned char *fingerprint,
-            const struct dumper_decl *decls, size_t decl_count,
-            const char *output,
-            char *detail, size_t detail_size)
+self_check (const struct pdump_write_request *w, const char *tmp,
+            uint64_t file_size)
 {
-  damage_for_test (tmp, file_size);
+  damage_for_test (w->options->test_damage_image, tmp, file_size);
   char why[768] = "";
   struct pdump_load_request req = {
-    .path = tmp, .fingerprint = fingerprint, .decls = decls,
-    .decl_count = decl_count, .detail = why, .detail_size = sizeof why,
-    .check_only = true
+    .path = tmp, .fingerprint = w->fingerprint, .decls = w->decls,
+    .decl_count = w->decl_count, .detail = why, .detail_size = sizeof why,
+    .check_only = true, .options = w->options
   };
   struct pdump_entry *entries = NULL;
   size_t count = 0;
   enum dumper_status st = pdump_load (&req, &entries, &count);
   free (entries);
   if (st != DUMPER_OK)
-    snprintf (detail, detail_size, "the image just written fails the "
+    snprintf (w->detail, w->detail_size, "the image just written fails the "
               "loader's checks, so it was not put in place (a bug in "
               "libdumper, or memory corrupted while dumping): %s: %s",
-              output, why);
+              w->output, why);
   return st;
 }
 
@@ -579,8 +576,8 @@ pdump_write (const struct pdump_write_request *req)
      keeps HOT and COLD in memory (sections are packed whole), and so
      does the environment variable DUMPER_PDUMP_IN_MEMORY, the write of
      before issue 17 (tests check both ways give the same bytes).  */
-  bool in_memory = getenv ("DUMPER_PDUMP_IN_MEMORY") != NULL
-                   || req->codec != PDUMP_CODEC_NONE;   /* packed whole */
+  bool in_memory = req->options->in_memory
+                   || req->options->codec != PDUMP_CODEC_NONE; /* packed whole */
   int cold_fd = -1;
 #ifdef O_TMPFILE
   if (!in_memory)
@@ -623,9 +620,7 @@ pdump_write (const struct pdump_write_request *req)
              the two, not their sum.  */
           release (&walk, &l, &cold_fd);
           /* The loader's checks on what was written, before the rename.  */
-          st = self_check (out.tmp, l.end, req->fingerprint, req->decls,
-                           req->decl_count, req->output, req->detail,
-                           req->detail_size);
+          st = self_check (req, out.tmp, l.end);
           if (st != DUMPER_OK)
             common_atomic_abort (&out);
           else

@@ -25,8 +25,9 @@
      pointer to an owner-sized block with its length
      (dumper_trace_sized), an interior pointer (dumper_trace_interior),
      or a C function pointer (dumper_trace_code) whose target the
-     executable declared with DUMPER_DECLARE_CODE (dumper.h) (else
-     DUMPER_E_REGISTRATION, 95);
+     executable declared with DUMPER_DECLARE_CODE or in a
+     DUMPER_DECLARE_CODE_TABLE (dumper.h) (else DUMPER_E_REGISTRATION,
+     95);
    - a pointer points to the start of an object (after removing the
      tag), never inside one (else DUMPER_E_INTERIOR_POINTER, 96),
      unless it is reported with dumper_trace_interior;
@@ -146,12 +147,14 @@ struct dumper_tracer
   void (*bytes) (struct dumper_tracer *self, void *const *field, size_t length);
   /* A C function pointer (or NULL) stored in the object: a callback,
      a primitive's entry point, a vtable slot.  FIELD is the address of
-     the pointer.  Its target must be declared with DUMPER_DECLARE_CODE:
-     an undeclared target is a dump-time error (DUMPER_E_REGISTRATION)
-     naming the type, the field offset and the value, in every back
-     end.  The pdump image stores the index of the declaration, and the
-     loader puts back that declaration's address, wherever the
-     executable landed; unexec keeps the pointer as it is.  A collector
+     the pointer.  Its target must be declared with DUMPER_DECLARE_CODE
+     or be a member of a DUMPER_DECLARE_CODE_TABLE array: an undeclared
+     target is a dump-time error (DUMPER_E_REGISTRATION) naming the
+     type, the field offset and the value, in every back end.  The
+     pdump image stores the index of the declaration (and the table
+     element's), and the loader puts back that declaration's address
+     (or the element's member), wherever the executable landed; unexec
+     keeps the pointer as it is.  A collector
      ignores these fields (set the callback to a no-op).  */
   void (*code) (struct dumper_tracer *self, const void *field);
   /* A raw pointer (or NULL) to a block of NBYTES bytes holding an

@@ -151,7 +151,7 @@ else
 fi
 
 begin "fixed, the file read (no mmap): still at the preferred base"
-DUMPER_PDUMP_NO_MMAP=1 DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" \
+DUMPER_PDUMP_LOAD=read DUMPER_PDUMP_BASE=fixed "$DLISP" --dump-file="$T/a.pdmp" \
   --heap-digest --load-stats > "$T/out" 2> "$T/err"
 ok=no
 [ "`head -1 "$T/out"`" = "$cold" ] && [ "`stat "$T/out" pdump-placement`" = preferred ] \

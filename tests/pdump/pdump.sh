@@ -194,8 +194,8 @@ else
   [ "$n" -ge 4 ] && pass || fail "only $n distinct addresses in 10 starts"
 fi
 
-begin "DUMPER_PDUMP_NO_MMAP reads the image"
-out=`DUMPER_PDUMP_NO_MMAP=1 "$TOY" --dump-file="$T/plain-s1" --stats`
+begin "DUMPER_PDUMP_LOAD=read reads the image"
+out=`DUMPER_PDUMP_LOAD=read "$TOY" --dump-file="$T/plain-s1" --stats`
 case $out in *" read, "*) pass ;; *) fail "$out" ;; esac
 
 begin "the image beside the executable is found (also through a symlink)"

@@ -76,7 +76,7 @@ tests/compare/test_compare: tests/compare/test_compare.o $(COMPARE_OBJS)
 # defined later, is only read when the recipe runs).
 tests/compare/env-forgetful.o: host/env.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DDLISP_TEST_FORGET_SCALAR -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DDLISP_TEST_FORGET_SCALAR -MMD -MP -c -o $@ $<
 tests/compare/dlisp-forgetful: host/dlisp-bare tests/compare/env-forgetful.o
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ $(filter-out host/env.o,$(HOST_OBJS)) \
 	  tests/compare/env-forgetful.o $(HOST_LINK_LIBS)

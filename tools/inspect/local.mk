@@ -63,9 +63,9 @@ NOINST_PROGRAMS += tests/fuzz/mutate
 CHECK_SCRIPTS += tests/fuzz/campaign.sh
 tests/fuzz/mutate.o tests/fuzz/reseal.o: config.h $(GENERATED_HEADERS)
 tests/fuzz/mutate: tests/fuzz/mutate.o tests/fuzz/reseal.o pdump/codec.o pdump/exe.o \
-	pdump/check.o common/codetargets.o
+	pdump/check.o common/codetargets.o common/os.o
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/fuzz/mutate.o tests/fuzz/reseal.o \
-	  pdump/codec.o pdump/check.o pdump/exe.o common/codetargets.o \
+	  pdump/codec.o pdump/check.o pdump/exe.o common/codetargets.o common/os.o \
 	  $(XXHASH_LIBS) $(CODEC_LIBS)
 
 CAMPAIGN_COUNT = 300
@@ -95,7 +95,7 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetargets.c common/elfnote.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetargets.c common/elfnote.c common/os.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
 	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
@@ -111,7 +111,7 @@ CLEANFILES += tests/fuzz/fuzz_image tests/fuzz/fuzz_load
 tests/fuzz/build/%.o: %.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
 	$(FUZZ_CC) $(ALL_CPPFLAGS) -std=gnu11 $(WARN_CFLAGS) -g -O1 \
-	  -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -c -o $@ $<
+	  -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -MMD -MP -c -o $@ $<
 
 tests/fuzz/fuzz_image: $(FUZZ_OBJS) tests/fuzz/build/tests/fuzz/target_image.o
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) -o $@ $(FUZZ_OBJS) \

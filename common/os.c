@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* common/os.c: see os.h.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PERSONALITY_H
+# include <sys/personality.h>
+#endif
+
+#include "os.h"
+
+size_t
+common_huge_page_size (void)
+{
+  static size_t size;
+  if (size == 0)
+    {
+      size_t found = (size_t) 2 << 20;
+      char text[32];
+      int fd = open ("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+                     O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          ssize_t n = read (fd, text, sizeof text - 1);
+          close (fd);
+          text[n > 0 ? n : 0] = '\0';
+          char *end;
+          unsigned long long v = strtoull (text, &end, 10);
+          long page = sysconf (_SC_PAGESIZE);
+          /* A power of two, a multiple of the page, at most 1 GiB.  */
+          if (end != text && v >= (unsigned long long) (page > 0 ? page : 4096)
+              && v <= (1ull << 30) && (v & (v - 1)) == 0)
+            found = (size_t) v;
+        }
+      size = found;
+    }
+  return size;
+}
+
+static int
+first_object (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  struct common_program *p = data;
+  p->bias = info->dlpi_addr;
+  p->phdr = info->dlpi_phdr;
+  p->phnum = info->dlpi_phnum;
+  return 1;   /* the first object is the main program: stop */
+}
+
+int
+common_main_program (struct common_program *p)
+{
+  memset (p, 0, sizeof *p);
+  dl_iterate_phdr (first_object, p);
+  return p->phdr != NULL && p->phnum > 0;
+}
+
+bool
+common_reexec_without_aslr (char **argv, const char *guard, bool retried,
+                            char *why, size_t size)
+{
+#ifdef HAVE_SYS_PERSONALITY_H
+  int persona = personality (0xffffffff);
+  unsetenv (guard);
+  if (persona == -1)
+    {
+      snprintf (why, size, "cannot read the process personality (%s)",
+                strerror (errno));
+      return false;
+    }
+  if (persona & ADDR_NO_RANDOMIZE)
+    return true;
+  if (retried)
+    {
+      snprintf (why, size, "re-executed with ADDR_NO_RANDOMIZE but ASLR is "
+                "still enabled");
+      return false;
+    }
+  if (personality ((unsigned long) persona | ADDR_NO_RANDOMIZE) == -1)
+    {
+      snprintf (why, size, "cannot disable ASLR with personality (%s)",
+                strerror (errno));
+      return false;
+    }
+  setenv (guard, "1", 1);
+  execv ("/proc/self/exe", argv);
+  int err = errno;
+  unsetenv (guard);
+  personality ((unsigned long) persona);
+  snprintf (why, size, "cannot re-execute /proc/self/exe with ASLR disabled "
+            "(%s)", strerror (err));
+  return false;
+#else
+  (void) argv, (void) guard, (void) retried;
+  snprintf (why, size, "this system has no personality(2)");
+  return false;
+#endif
+}
