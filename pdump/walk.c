@@ -456,7 +456,8 @@ cold_flush (struct pdump_walk *w)
           return true;
         }
     }
-  memset (w->cold.data, 0, used);   /* padding of what comes next */
+  if (used > 0)                     /* an empty COLD has no buffer */
+    memset (w->cold.data, 0, used);   /* padding of what comes next */
   return true;
 }
 
