@@ -201,16 +201,22 @@ builtin_size (const void *obj)
 }
 
 static const struct dumper_type dl_types[DL_T_COUNT] = {
-  [DL_T_CONS] = { "cons", cons_size, cons_trace, NULL },
-  [DL_T_SYMBOL] = { "symbol", symbol_size, symbol_trace, NULL },
-  [DL_T_STRING] = { "string", string_size, string_trace, NULL },
-  [DL_T_FLOAT] = { "float", float_size, NULL, NULL },
-  [DL_T_VECTOR] = { "vector", vector_size, vector_trace, NULL },
-  [DL_T_HASH] = { "hash-table", hash_size, hash_trace, hash_fixup },
-  [DL_T_CLOSURE] = { "closure", closure_size, closure_trace, NULL },
-  [DL_T_MACRO] = { "macro", macro_size, macro_trace, NULL },
-  [DL_T_HASH_INDEX] = { "hash-index", hash_index_size, NULL, NULL },
-  [DL_T_BUILTIN] = { "builtin", builtin_size, NULL, NULL },
+  [DL_T_CONS] = { .name = "cons", .size = cons_size, .trace = cons_trace },
+  [DL_T_SYMBOL] = { .name = "symbol", .size = symbol_size,
+                    .trace = symbol_trace },
+  [DL_T_STRING] = { .name = "string", .size = string_size,
+                    .trace = string_trace },
+  [DL_T_FLOAT] = { .name = "float", .size = float_size },
+  [DL_T_VECTOR] = { .name = "vector", .size = vector_size,
+                    .trace = vector_trace },
+  [DL_T_HASH] = { .name = "hash-table", .size = hash_size, .trace = hash_trace,
+                  .fixup = hash_fixup },
+  [DL_T_CLOSURE] = { .name = "closure", .size = closure_size,
+                     .trace = closure_trace },
+  [DL_T_MACRO] = { .name = "macro", .size = macro_size,
+                   .trace = macro_trace },
+  [DL_T_HASH_INDEX] = { .name = "hash-index", .size = hash_index_size },
+  [DL_T_BUILTIN] = { .name = "builtin", .size = builtin_size },
 };
 
 static const int dl_tag_types[1 << DL_TAG_BITS] = {

@@ -230,12 +230,13 @@ bad_trace (const void *o, struct dumper_tracer *t)
 }
 
 static const struct dumper_type types[T_COUNT] = {
-  [T_PAIR] = { "pair", pair_size, pair_trace, NULL },
-  [T_VEC] = { "vec", vec_size, vec_trace, NULL },
-  [T_TABLE] = { "table", table_size, table_trace, table_fixup },
-  [T_BOX] = { "box", box_size, box_trace, NULL },
-  [T_FLOAT] = { "float", float_size, NULL, NULL },
-  [T_BAD] = { "bad", bad_size, bad_trace, NULL },
+  [T_PAIR] = { .name = "pair", .size = pair_size, .trace = pair_trace },
+  [T_VEC] = { .name = "vec", .size = vec_size, .trace = vec_trace },
+  [T_TABLE] = { .name = "table", .size = table_size, .trace = table_trace,
+                .fixup = table_fixup },
+  [T_BOX] = { .name = "box", .size = box_size, .trace = box_trace },
+  [T_FLOAT] = { .name = "float", .size = float_size },
+  [T_BAD] = { .name = "bad", .size = bad_size, .trace = bad_trace },
 };
 
 static const int tag_types[8] = {
