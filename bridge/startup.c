@@ -200,6 +200,10 @@ load_image (const char *path, bool embedded, const struct common_options *o,
   /* Every object is at its image address, none at the address it had
      when dumped (dumper.h): the hooks may rehash on it.  */
   start_info.moved = true;
+  /* The hooks may ask where the state came from (a hook that the host
+     also calls itself at its cold init tells the two apart so).  */
+  start_info.origin = DUMPER_ORIGIN_PDUMP;
+  start_info.image_path = pdump_stats ()->path;
 
   double t1 = bridge_now ();
   st = run_hooks ();
@@ -207,9 +211,6 @@ load_image (const char *path, bool embedded, const struct common_options *o,
   if (st != DUMPER_OK)
     return st;
   pdump_note_hooks_time (t2 - t1);
-
-  start_info.origin = DUMPER_ORIGIN_PDUMP;
-  start_info.image_path = pdump_stats ()->path;
   start_info.load_seconds = t2 - t0;
   return DUMPER_OK;
 }
@@ -386,10 +387,10 @@ dumper_startup (int *argc, char ***argv)
       /* A dumped executable: data, arena and registry are already in
          place; only the hooks remain.  */
       double t1 = bridge_now ();
+      start_info.origin = DUMPER_ORIGIN_UNEXEC;
       st = run_hooks ();
       if (st != DUMPER_OK)
         return st;
-      start_info.origin = DUMPER_ORIGIN_UNEXEC;
       start_info.load_seconds = bridge_now () - t1;
     }
 #if DUMPER_WITH_PDUMPER

@@ -431,6 +431,7 @@ dl_obj dl_obarray (void);
 void dl_map_symbols (void (*fn) (dl_obj sym, void *data), void *data);
 size_t dl_symbol_count (void);
 void dl_intern_cache_clear (void);
+extern int dl_hook_origin;
 
 
 /* ------------------------------------------------------------------ */

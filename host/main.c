@@ -378,6 +378,7 @@ static void
 print_load_stats (void)
 {
   printf ("dumper-moved: %d\n", dumper_start_info ()->moved ? 1 : 0);
+  printf ("dumper-origin-in-hook: %d\n", dl_hook_origin);
   const struct pdump_stats *ps = pdump_stats ();
   if (ps->loaded)
     {

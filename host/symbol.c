@@ -54,6 +54,20 @@ dl_intern_cache_clear (void)
   memset (intern_cache, 0, sizeof intern_cache);
 }
 
+/* What dumper_start_info ()->origin said when the after-load hook last
+   ran (-1: never); dlisp --load-stats prints it, so that
+   tests/host/moved.sh sees what a hook sees.  */
+int dl_hook_origin = -1;
+
+/* This file's hook, at the init and after every load: the cache holds
+   addresses of the process that filled it.  */
+static void
+after_load (void)
+{
+  dl_hook_origin = (int) dumper_start_info ()->origin;
+  dl_intern_cache_clear ();
+}
+
 static uint64_t
 name_hash (const char *name, size_t len)
 {
@@ -237,5 +251,5 @@ dl_symbols_init (void)
      declaration of the whole array beside its definition.  */
   for (int i = 0; i < DL_SYM_COUNT; i++)
     check (dumper_remember_word (&dl_syms[i]));
-  check (DUMPER_DO_NOW_AND_AFTER_LOAD (dl_intern_cache_clear));
+  check (DUMPER_DO_NOW_AND_AFTER_LOAD (after_load));
 }

@@ -322,8 +322,8 @@ struct dumper_start_info
   bool moved;
 };
 
-/* Valid after dumper_startup (moved: also in the after-load hooks);
-   the pointer stays valid.  */
+/* Valid after dumper_startup; origin, image_path and moved also in the
+   after-load hooks.  The pointer stays valid.  */
 const struct dumper_start_info *dumper_start_info (void);
 
 /* ------------------------------------------------------------------ */

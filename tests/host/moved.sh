@@ -28,6 +28,16 @@ moved () {
   _m=`sed -n 's/^dumper-moved: //p' "$T/out"`
   _p=`sed -n 's/^pdump-placement: //p' "$T/out"`
   echo "$_m${_p:+ $_p} `tail -1 "$T/out"`" > "$T/got"
+  sed -n 's/^dumper-origin-in-hook: //p' "$T/out" > "$T/hook"
+}
+
+# hook NAME ORIGIN: the after-load hook of the last run saw
+# dumper_start_info ()->origin ORIGIN (dumper.h: 0 cold, 1 unexec,
+# 2 pdump; at a cold start the hook runs at registration, before
+# dumper_startup has said anything, so 0).
+hook () {
+  begin "$1: the after-load hook sees origin $2"
+  [ "`cat "$T/hook"`" = "$2" ] && pass || fail "got `cat "$T/hook"`: `cat "$T/out"`"
 }
 
 # expect NAME MOVED [PLACEMENT]: the last run said so.
@@ -41,6 +51,7 @@ expect () {
 
 moved "$BARE"
 expect "cold start" 0
+hook "cold start" 0
 
 case $BACKEND in
   unexec)
@@ -48,6 +59,7 @@ case $BACKEND in
       || { cat "$T/dump.out"; exit 1; }
     moved "$T/dl"
     expect "unexec: the dumped executable" 0
+    hook "unexec: the dumped executable" 1
     finish ;;
   pdumper) ;;
   *) finish ;;
@@ -61,6 +73,7 @@ if [ "$ENABLE_SANITIZERS" = yes ]; then BASE_OPT=--image-base=0x500000000000; fi
 
 DUMPER_PDUMP_BASE=random moved "$DLISP" --dump-file="$T/a.pdmp"
 expect "pdump: base random" 1 random
+hook "pdump: base random" 2
 DUMPER_PDUMP_BASE=fixed moved "$DLISP" --dump-file="$T/a.pdmp"
 expect "pdump: base fixed" 1 preferred
 if has_test_hooks; then
@@ -75,5 +88,6 @@ XDG_RUNTIME_DIR="$T/run" DUMPER_PDUMP_BASE=boot moved "$DLISP" --dump-file="$T/a
 expect "pdump: base boot, first start" 1 boot
 XDG_RUNTIME_DIR="$T/run" DUMPER_PDUMP_BASE=boot moved "$DLISP" --dump-file="$T/a.pdmp"
 expect "pdump: base boot, from the cache" 1 boot-cache
+hook "pdump: base boot, from the cache" 2
 
 finish
