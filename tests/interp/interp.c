@@ -916,8 +916,7 @@ static void
 interp_after_load (void)
 {
   /* Registration calls it once in the cold init, before
-     dumper_mark_initialized: nothing to do then.  (The start info's
-     origin is set only after the hooks; `moved' already is.)  */
+     dumper_mark_initialized: nothing to do then.  */
   if (L_main == NULL || !initialized)
     return;
   const struct dumper_start_info *si = dumper_start_info ();
