@@ -51,6 +51,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,7 @@
 #include "common/blockset.h"
 #include "common/codetargets.h"
 #include "common/maps.h"
+#include "common/os.h"
 
 struct refcheck_item
 {
@@ -625,10 +627,27 @@ trace_code (struct dumper_tracer *t, const void *field)
     }
   if (common_code_targets_find (&c->code_targets, (uintptr_t) fn) != NULL)
     return;
-  char problem[256];
-  snprintf (problem, sizeof problem, "code pointer %p is not a declared "
-            "code target; declare the function with DUMPER_DECLARE_CODE "
-            "or in a DUMPER_DECLARE_CODE_TABLE", *(void *const *) field);
+  char problem[PATH_MAX + 512], where[PATH_MAX + 128];
+  if (!common_in_main_program ((uintptr_t) fn))
+    {
+      /* A shared library's code (a C module loaded with dlopen, most
+         likely): neither back end can name it in a later process.  */
+      if (!common_describe_address ((uintptr_t) fn, where, sizeof where))
+        snprintf (where, sizeof where, "no object the dynamic loader "
+                  "knows");
+      snprintf (problem, sizeof problem, "code pointer %p lies in %s, "
+                "outside the executable: a shared library's code (a C "
+                "module loaded with dlopen?) cannot be saved; only the "
+                "executable's functions, declared with "
+                "DUMPER_DECLARE_CODE or in a DUMPER_DECLARE_CODE_TABLE, "
+                "can", *(void *const *) field, where);
+    }
+  else
+    /* (dladdr would name the nearest exported symbol, which for a
+       static function of the executable is another function.)  */
+    snprintf (problem, sizeof problem, "code pointer %p is not a declared "
+              "code target; declare the function with DUMPER_DECLARE_CODE "
+              "or in a DUMPER_DECLARE_CODE_TABLE", *(void *const *) field);
   refuse (c, DUMPER_E_REGISTRATION, field, problem);
 }
 

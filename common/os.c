@@ -3,6 +3,7 @@
 
 #include <config.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -103,4 +104,36 @@ common_reexec_without_aslr (char **argv, const char *guard, bool retried,
   snprintf (why, size, "this system has no personality(2)");
   return false;
 #endif
+}
+
+bool
+common_describe_address (uintptr_t address, char *buf, size_t size)
+{
+  Dl_info info;
+  if (dladdr ((void *) address, &info) == 0 || info.dli_fname == NULL)
+    return false;
+  if (info.dli_sname != NULL && info.dli_saddr != NULL)
+    snprintf (buf, size, "%s+0x%lx in %s", info.dli_sname,
+              (unsigned long) (address - (uintptr_t) info.dli_saddr),
+              info.dli_fname);
+  else
+    snprintf (buf, size, "%s", info.dli_fname);
+  return true;
+}
+
+bool
+common_in_main_program (uintptr_t address)
+{
+  struct common_program program;
+  if (!common_main_program (&program))
+    return false;
+  for (int i = 0; i < program.phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &program.phdr[i];
+      uintptr_t start = program.bias + ph->p_vaddr;
+      if (ph->p_type == PT_LOAD && address >= start
+          && address - start < ph->p_memsz)
+        return true;
+    }
+  return false;
 }

@@ -35,6 +35,16 @@ struct common_program
    program.  Returns false (and *P empty) when it reports none.  */
 int common_main_program (struct common_program *p);
 
+/* Where the address ADDRESS lies, for a message: "SYMBOL+0xN in FILE"
+   with the nearest exported symbol below it (in a library usually the
+   function itself; in an executable without -rdynamic often another),
+   else "FILE"; false when the dynamic loader knows no object there.  */
+bool common_describe_address (uintptr_t address, char *buf, size_t size);
+
+/* Whether ADDRESS lies in the main program rather than in a shared
+   object (a library, or a module loaded with dlopen).  */
+bool common_in_main_program (uintptr_t address);
+
 /* Run the program again, from /proc/self/exe with ARGV, with address
    space randomisation disabled (personality ADDR_NO_RANDOMIZE), unless
    it is already disabled.  GUARD names an environment variable set

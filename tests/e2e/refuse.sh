@@ -61,6 +61,8 @@ refused by-header-malloc 90 "type \`vec'" "field at +$AT_B" "the word 0x" \
   "is not memory from dumper_alloc"
 refused code-undeclared 95 "type \`bad'" "field at +$AT_FN" "not a declared code target" \
   "DUMPER_DECLARE_CODE"
+refused code-library 95 "type \`bad'" "field at +$AT_FN" "abs+0x0 in " "libc.so" \
+  "outside the executable" "loaded with dlopen"
 
 # A trace breaking heap.h's field rules, refused by the pre-dump check
 # (bridge/refcheck.c) itself: its message names the object's address

@@ -151,7 +151,10 @@ enum bad_mode
   BAD_FIELD_OUTSIDE, BAD_FIELD_TAIL, BAD_FIELD_UNALIGNED, BAD_EXE_TYPE,
   /* Not bad: fn a function declared only as an element of a code table
      (DUMPER_DECLARE_CODE_TABLE), reported as in BAD_CALLBACK.  */
-  BAD_CODE_TABLE
+  BAD_CODE_TABLE,
+  /* fn a function of a shared library (the C library's abs, found with
+     dlsym as a module's would be), reported as in BAD_CALLBACK.  */
+  BAD_CODE_LIBRARY
 };
 static enum bad_mode bad_mode;
 
@@ -213,6 +216,7 @@ bad_trace (const void *o, struct dumper_tracer *t)
     case BAD_CODE_UNDECLARED:
     case BAD_FIELDS:
     case BAD_CODE_TABLE:
+    case BAD_CODE_LIBRARY:
       dumper_trace_word (t, &b->a);
       dumper_trace_word (t, &b->b);
       dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);

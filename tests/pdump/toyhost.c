@@ -30,6 +30,7 @@
 
 #include <config.h>
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,8 @@ static const char *const bad_names[] = {
   "twice-ptr", "twice-bytes", "twice-mixed", "code", "heapword",
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
   "by-header", "by-header-malloc", "fields", "field-before",
-  "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table"
+  "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table",
+  "code-library"
 };
 
 static const struct builtin builtins[] = {
@@ -441,6 +443,12 @@ init_bad (void)
       break;
     case BAD_CODE_TABLE:
       b->fn = toy_op_scale;
+      break;
+    case BAD_CODE_LIBRARY:
+      {
+        void *fn = dlsym (RTLD_DEFAULT, "abs");
+        memcpy (&b->fn, &fn, sizeof fn);
+      }
       break;
     case BAD_EXE_UNDECLARED:
       b->a = tag (&undeclared_builtin, TAG_BUILTIN);
