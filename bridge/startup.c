@@ -127,6 +127,43 @@ run_hooks (void)
 
 #if DUMPER_WITH_PDUMPER
 
+/* Step of load_image: the loaded image's registry (ENTRIES, COUNT of
+   them, which this frees) replaces whatever the host registered so far
+   (it is the registry of the process that wrote the image), and the
+   flags and start information say where the state came from, before
+   the after-load hooks run.  */
+static enum dumper_status
+adopt_image (const struct dumper_decl *decls, struct pdump_entry *entries,
+             size_t count)
+{
+  bridge_registry_reset ();
+  for (size_t i = 0; i < count; i++)
+    {
+      struct bridge_entry e = { decls[entries[i].decl].kind,
+                                entries[i].decl, entries[i].addr };
+      enum dumper_status st = bridge_registry_add (&e);
+      if (st != DUMPER_OK)
+        {
+          free (entries);
+          return st;
+        }
+    }
+  free (entries);
+
+  struct dumper_gflags flags = dumper_gflags;
+  flags.initialized_ = true;
+  flags.dumped_with_pdumper_ = true;
+  bridge_set_flags (&flags);
+  /* Every object is at its image address, none at the address it had
+     when dumped (dumper.h): the hooks may rehash on it.  */
+  start_info.moved = true;
+  /* The hooks may ask where the state came from (a hook that the host
+     also calls itself at its cold init tells the two apart so).  */
+  start_info.origin = DUMPER_ORIGIN_PDUMP;
+  start_info.image_path = pdump_stats ()->path;
+  return DUMPER_OK;
+}
+
 /* Load the image at PATH with the settings O (resolved with status
    OPTIONS_STATUS: an invalid loader setting in the environment fails
    the load); with O->check_only only verify it.  */
@@ -177,33 +214,9 @@ load_image (const char *path, bool embedded, const struct common_options *o,
   if (check_only)
     return DUMPER_OK;
 
-  /* The image's registry replaces whatever the host registered so far:
-     it is the registry of the process that wrote the image.  */
-  bridge_registry_reset ();
-  for (size_t i = 0; i < entry_count; i++)
-    {
-      struct bridge_entry e = { decls[entries[i].decl].kind,
-                                entries[i].decl, entries[i].addr };
-      st = bridge_registry_add (&e);
-      if (st != DUMPER_OK)
-        {
-          free (entries);
-          return st;
-        }
-    }
-  free (entries);
-
-  struct dumper_gflags flags = dumper_gflags;
-  flags.initialized_ = true;
-  flags.dumped_with_pdumper_ = true;
-  bridge_set_flags (&flags);
-  /* Every object is at its image address, none at the address it had
-     when dumped (dumper.h): the hooks may rehash on it.  */
-  start_info.moved = true;
-  /* The hooks may ask where the state came from (a hook that the host
-     also calls itself at its cold init tells the two apart so).  */
-  start_info.origin = DUMPER_ORIGIN_PDUMP;
-  start_info.image_path = pdump_stats ()->path;
+  st = adopt_image (decls, entries, entry_count);
+  if (st != DUMPER_OK)
+    return st;
 
   double t1 = bridge_now ();
   st = run_hooks ();
@@ -308,6 +321,101 @@ check_image_and_exit (char *path, const char *progname,
 
 #endif /* DUMPER_WITH_PDUMPER */
 
+/* Step: the bridge's options of ARGS that are settings (--compress,
+   --image-base) applied through the API.  */
+static enum dumper_status
+apply_args (const struct bridge_args *args)
+{
+  enum dumper_status st = DUMPER_OK;
+  if (args->compress)
+    st = dumper_set_compression (args->compress);
+  if (st == DUMPER_OK && args->image_base)
+    {
+      char *end;
+      errno = 0;
+      unsigned long long base = strtoull (args->image_base, &end, 0);
+      st = errno || *end || end == args->image_base
+           ? bridge_fail (DUMPER_E_USAGE, "--image-base=%s: not an address",
+                          args->image_base)
+           : dumper_set_image_base (base);
+    }
+  return st;
+}
+
+/* Step: the flags and start information of a start that will dump as
+   ARGS says, before any image is loaded.  */
+static void
+begin_start (const struct bridge_args *args)
+{
+  bridge_alloc_track (args->dump != BRIDGE_DUMP_NONE);
+  struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
+  flags.will_dump_ = args->dump != BRIDGE_DUMP_NONE;
+  flags.will_dump_with_unexec_ = args->dump == BRIDGE_DUMP_UNEXEC;
+  flags.will_dump_with_pdumper_ = args->dump == BRIDGE_DUMP_PDUMP;
+  bridge_set_flags (&flags);
+
+  start_info.origin = DUMPER_ORIGIN_COLD;
+  start_info.image_path = NULL;
+  start_info.load_seconds = 0;
+  start_info.moved = false;   /* unexec too: the arena stays in place */
+}
+
+/* Step, a dumped unexec executable: data, arena and registry are
+   already in place; only the hooks remain.  */
+static enum dumper_status
+start_unexec (void)
+{
+  double t1 = bridge_now ();
+  start_info.origin = DUMPER_ORIGIN_UNEXEC;
+  enum dumper_status st = run_hooks ();
+  if (st != DUMPER_OK)
+    return st;
+  start_info.load_seconds = bridge_now () - t1;
+  return DUMPER_OK;
+}
+
+#if DUMPER_WITH_PDUMPER
+/* Step, pdumper: find the image ARGS and the settings O (resolved with
+   O_STATUS) ask for and load it, or check it and exit (check-only);
+   no image is a cold start.  PROGNAME for the check's report.  */
+static enum dumper_status
+start_pdump (const struct bridge_args *args, struct common_options *o,
+             enum dumper_status o_status, const char *progname)
+{
+  char *path = NULL;
+  bool embedded = false;
+  if (args->dump_file)
+    {
+      path = strdup (args->dump_file);
+      if (path == NULL)
+        return bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
+    }
+  else
+    {
+      enum dumper_status st = find_image (&path, &embedded, o->image_dir);
+      if (st != DUMPER_OK)
+        return st;
+    }
+  if (o->check_only)
+    check_image_and_exit (path, progname, o, o_status);
+  if (path == NULL)
+    return DUMPER_OK;
+  enum dumper_status st = load_image (path, embedded, o, o_status);
+  if (st == DUMPER_E_IMAGE_FINGERPRINT && !args->dump_file
+      && args->dump != BRIDGE_DUMP_NONE)
+    {
+      /* A dumping run rebuilds the image its build needs; a stale one
+         found by default must not stop it.  */
+      bridge_warn ("%s: not loaded, it was written by another build of "
+                   "this program; this dumping run starts cold", path);
+      bridge_clear_detail ();
+      st = DUMPER_OK;
+    }
+  free (path);
+  return st;
+}
+#endif
+
 enum dumper_status
 dumper_startup (int *argc, char ***argv)
 {
@@ -321,9 +429,9 @@ dumper_startup (int *argc, char ***argv)
      rather than fail at the first registration or load.  */
   const struct dumper_decl *decls;
   size_t decl_count;
-  enum dumper_status decl_status = bridge_decls (&decls, &decl_count);
-  if (decl_status != DUMPER_OK)
-    return decl_status;
+  enum dumper_status st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
 
   /* Keep the original vector for the ASLR re-exec: parsing rewrites it.  */
   int original_count = *argc;
@@ -334,26 +442,11 @@ dumper_startup (int *argc, char ***argv)
   original[original_count] = NULL;
 
   struct bridge_args args;
-  enum dumper_status st = bridge_parse_args (argc, argv, &args);
+  st = bridge_parse_args (argc, argv, &args);
   if (st == DUMPER_OK)
     st = check_backend (&args);
-  if (st != DUMPER_OK)
-    {
-      free (original);
-      return st;
-    }
-  if (st == DUMPER_OK && args.compress)
-    st = dumper_set_compression (args.compress);
-  if (st == DUMPER_OK && args.image_base)
-    {
-      char *end;
-      errno = 0;
-      unsigned long long base = strtoull (args.image_base, &end, 0);
-      st = errno || *end || end == args.image_base
-           ? bridge_fail (DUMPER_E_USAGE, "--image-base=%s: not an address",
-                          args.image_base)
-           : dumper_set_image_base (base);
-    }
+  if (st == DUMPER_OK)
+    st = apply_args (&args);
   if (st != DUMPER_OK)
     {
       free (original);
@@ -368,71 +461,16 @@ dumper_startup (int *argc, char ***argv)
     reexec_without_aslr (original, options.aslr_reexecuted);
   free (original);
 
-  bool check_only = options.check_only;
-  (void) check_only, (void) options_status;   /* pdumper builds only */
-  bridge_alloc_track (args.dump != BRIDGE_DUMP_NONE);
-  struct dumper_gflags flags = dumper_gflags;   /* unexec: as saved */
-  flags.will_dump_ = args.dump != BRIDGE_DUMP_NONE;
-  flags.will_dump_with_unexec_ = args.dump == BRIDGE_DUMP_UNEXEC;
-  flags.will_dump_with_pdumper_ = args.dump == BRIDGE_DUMP_PDUMP;
-  bridge_set_flags (&flags);
-
-  start_info.origin = DUMPER_ORIGIN_COLD;
-  start_info.image_path = NULL;
-  start_info.load_seconds = 0;
-  start_info.moved = false;   /* unexec too: the arena stays in place */
-
+  begin_start (&args);
   if (dumper_gflags.dumped_with_unexec_)
-    {
-      /* A dumped executable: data, arena and registry are already in
-         place; only the hooks remain.  */
-      double t1 = bridge_now ();
-      start_info.origin = DUMPER_ORIGIN_UNEXEC;
-      st = run_hooks ();
-      if (st != DUMPER_OK)
-        return st;
-      start_info.load_seconds = bridge_now () - t1;
-    }
+    st = start_unexec ();
 #if DUMPER_WITH_PDUMPER
-  else if (!args.no_dump_file || check_only)
-    {
-      char *path = NULL;
-      bool embedded = false;
-      if (args.dump_file)
-        {
-          path = strdup (args.dump_file);
-          if (path == NULL)
-            return bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
-        }
-      else
-        {
-          st = find_image (&path, &embedded, options.image_dir);
-          if (st != DUMPER_OK)
-            return st;
-        }
-      if (check_only)
-        check_image_and_exit (path, (*argv)[0], &options, options_status);
-      if (path)
-        {
-          st = load_image (path, embedded, &options, options_status);
-          if (st == DUMPER_E_IMAGE_FINGERPRINT && !args.dump_file
-              && args.dump != BRIDGE_DUMP_NONE)
-            {
-              /* A dumping run rebuilds the image its build needs; a
-                 stale one found by default must not stop it.  */
-              bridge_warn ("%s: not loaded, it was written by another build "
-                           "of this program; this dumping run starts cold",
-                           path);
-              bridge_clear_detail ();
-              st = DUMPER_OK;
-            }
-          free (path);
-          if (st != DUMPER_OK)
-            return st;
-        }
-    }
+  else if (!args.no_dump_file || options.check_only)
+    st = start_pdump (&args, &options, options_status, (*argv)[0]);
 #endif
-
+  (void) options_status;   /* pdumper builds only */
+  if (st != DUMPER_OK)
+    return st;
   start_info.startup_seconds = bridge_now () - t0;
   return DUMPER_OK;
 }
