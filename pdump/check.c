@@ -156,11 +156,14 @@ check_stored (struct pdump_view *v, const char *path, char *detail,
   return DUMPER_OK;
 }
 
-/* The section table's sections must lie inside the image, in the order
-   and with the alignment format.h gives, without overlapping.  */
+/* The arguments every check step takes: the image's path for
+   messages, and where the message goes.  */
+#define CHECK_ARGS const char *path, char *detail, size_t detail_size
+
+/* Step 1 of check_sections: every kind present once, inside the image,
+   8-aligned, with a known codec.  */
 static enum dumper_status
-check_sections (struct pdump_view *v, const char *path, char *detail,
-                size_t detail_size)
+check_section_entries (struct pdump_view *v, CHECK_ARGS)
 {
   const struct pdump_header *h = &v->header;
   const struct pdump_section *s = v->sections;
@@ -181,6 +184,15 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       if (s[k].codec != PDUMP_CODEC_NONE)
         v->compressed = true;
     }
+  return DUMPER_OK;
+}
+
+/* Step 2: the sections in kind order, the mapped ones page-aligned.  */
+static enum dumper_status
+check_section_order (const struct pdump_view *v, CHECK_ARGS)
+{
+  const struct pdump_header *h = &v->header;
+  const struct pdump_section *s = v->sections;
   /* Order: HOT, COLD, RELOC_IMAGE, RELOC_EXE, REGISTRY, SCALAR_DATA,
      TYPES, OBJECTS, RELOC_CODE, each after the previous one ends.  */
   uint64_t page = h->page_size;
@@ -196,7 +208,16 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
       || s[PDUMP_SECTION_RELOC_IMAGE].offset % page)
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "a mapped section is not page-aligned");
+  return DUMPER_OK;
+}
 
+/* Step 3: the tables' sizes agree with their counts and with HOT, and
+   the object counts with each other.  */
+static enum dumper_status
+check_section_sizes (const struct pdump_view *v, CHECK_ARGS)
+{
+  const struct pdump_header *h = &v->header;
+  const struct pdump_section *s = v->sections;
   const struct pdump_section *hot = &s[PDUMP_SECTION_HOT];
   uint64_t hot_words = hot->size / PDUMP_WORD_SIZE;
   uint64_t bitmap_bytes = (hot_words + 63) / 64 * 8;
@@ -252,14 +273,24 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
                  " in HOT, %" PRIu64 " in COLD, %" PRIu64 " indexed in HOT, "
                  "room for %" PRIu64, h->object_count, hot->count, cold_count,
                  s[PDUMP_SECTION_OBJECTS].count, object_span / PDUMP_GRANULE);
+  return DUMPER_OK;
+}
 
+/* Step 4: no gap between the sections, and the image ends where the
+   last one does.  */
+static enum dumper_status
+check_section_gaps (const struct pdump_view *v, CHECK_ARGS)
+{
+  const struct pdump_header *h = &v->header;
+  const struct pdump_section *s = v->sections;
   /* And nowhere else: the writer puts each section at the first offset
      past the previous one with the section's alignment (a page for the
      mapped ones, HOT, COLD and RELOC_IMAGE; 8 bytes for the rest), and
      the image ends where the last one does.  A gap would be bytes no
      check covers, and an image_size past the sections memory reserved
      for nothing (a small compressed file naming gigabytes).  */
-  end = page;
+  uint64_t page = h->page_size;
+  uint64_t end = page;
   for (unsigned k = 1; k <= PDUMP_SECTION_KIND_MAX; k++)
     {
       bool mapped = k == PDUMP_SECTION_HOT || k == PDUMP_SECTION_COLD
@@ -276,7 +307,23 @@ check_sections (struct pdump_view *v, const char *path, char *detail,
     return pdump_check_fail (DUMPER_E_IMAGE_CORRUPT, detail, detail_size, path,
                  "the image size %" PRIu64 " is not where its last section "
                  "ends (%" PRIu64 ")", h->image_size, end);
+  return DUMPER_OK;
+}
 
+/* The section table's sections must lie inside the image, in the order
+   and with the alignment format.h gives, without overlapping.  */
+static enum dumper_status
+check_sections (struct pdump_view *v, const char *path, char *detail,
+                size_t detail_size)
+{
+  enum dumper_status st;
+  if ((st = check_section_entries (v, path, detail, detail_size)) != DUMPER_OK
+      || (st = check_section_order (v, path, detail, detail_size)) != DUMPER_OK
+      || (st = check_section_sizes (v, path, detail, detail_size)) != DUMPER_OK
+      || (st = check_section_gaps (v, path, detail, detail_size)) != DUMPER_OK)
+    return st;
+  const struct pdump_section *s = v->sections;
+  const struct pdump_section *hot = &s[PDUMP_SECTION_HOT];
   v->objects_start = hot->offset;
   v->objects_end = s[PDUMP_SECTION_COLD].offset + s[PDUMP_SECTION_COLD].size;
   v->discard_start = s[PDUMP_SECTION_RELOC_IMAGE].offset;
@@ -300,7 +347,6 @@ pdump_header_sum (const struct pdump_header *h, const void *table)
 
 /* The steps of pdump_check_header, in order; each returns DUMPER_OK or
    the status of the message it wrote to DETAIL.  */
-#define CHECK_ARGS const char *path, char *detail, size_t detail_size
 
 /* Step 1: the magic number and the header checksum, which say whether
    any other field can be believed.  */
