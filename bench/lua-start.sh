@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 # bench/lua-start.sh BUILDDIR: the Lua port's start-up (issue 31).
 #
-# For generated preloads of about 0.1, 1 and 10 MB of Lua source (a
+# For generated preloads of about 0.1, 1, 2 and 10 MB of Lua source (a
 # module of small functions and tables), side by side in one run,
 # interleaved, RUNS times each (default 7; 3 for 10 MB), medians:
 #   stock        lua5.4 -e ''
 #   preload      dumper-lua PRELOAD.lua -e ''   (the init, every start)
-#   image        dumper-lua --image=PRELOAD.pdmp -e ''    (pdumper)
+#   image        dumper-lua --image=PRELOAD.pdmp -e ''    (pdumper, the
+#                default settings: base mode boot, verify auto since
+#                issue 33; its first start writes the boot cache)
 #   image boot   the same with DUMPER_PDUMP_BASE=boot
 # and the ratios the issue sets targets for: image / stock (1.3x in the
 # default settings, 1.1x in base mode boot, for a 2 MB preload) and
@@ -47,7 +49,7 @@ median () { sort -n | awk '{ v[NR] = $1 } END { m = v[int ((NR + 1) / 2)]; print
 
 printf '%-8s %10s %10s %10s %12s %10s %12s %12s\n' preload image_MB \
   stock_ms preload_ms image_ms boot_ms image/stock preload/image
-for size in 100000 1000000 10000000; do
+for size in 100000 1000000 2000000 10000000; do
   gen $size "$T/p.lua"
   runs=$RUNS
   [ $size -ge 10000000 ] && runs=3
