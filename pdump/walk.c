@@ -50,6 +50,15 @@
 #define NO_PARENT UINT32_MAX
 #define MAX_OBJECT_SIZE (UINT64_C (1) << 40)
 
+/* Whether an object of SIZE bytes is past MAX_OBJECT_SIZE (a function:
+   with 4-byte words a size_t never is, and the comparison written in
+   place is a -Wtype-limits warning).  */
+static bool
+too_big (uint64_t size)
+{
+  return size > MAX_OBJECT_SIZE;
+}
+
 /* ------------------------------------------------------------------ */
 /* Errors.  */
 
@@ -1066,7 +1075,7 @@ encode_sized (struct pdump_walk *w, uintptr_t value, int type, size_t nbytes,
       return false;
     }
   const struct dumper_type *t = &w->heap->types[type];
-  if (nbytes == 0 || nbytes > MAX_OBJECT_SIZE)
+  if (nbytes == 0 || too_big (nbytes))
     {
       snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of type "
                 "`%s' is reported with %zu bytes; a sized block has 1 to "

@@ -153,10 +153,10 @@ PATCH=$BUILDDIR/tests/pdump/patch-image
 # at +0 (magic), +W (stack), +2W (capacity), ... +7W (pc).
 hot=`section_at "$T/good" 1 8`
 hot_size=`section_at "$T/good" 1 16`
-thread=`od -An -v -t u8 -j $hot -N $hot_size "$T/good" | tr -s ' ' '\n' | grep . |
-  awk -v magic=\`printf %d 0x5448524541440001\` -v hot=$hot \
-    '$1 == magic { print hot + 8 * (NR - 1); exit }'`
-if [ "$W" = 8 ] && [ -z "$thread" ]; then
+thread=`od -An -v -t u$W -j $hot -N $hot_size "$T/good" | tr -s ' ' '\n' | grep . |
+  awk -v magic=\`printf %d 0x54480001\` -v hot=$hot -v w=$W \
+    '$1 == magic { print hot + w * (NR - 1); exit }'`
+if [ -z "$thread" ]; then
   begin "the first thread is in HOT"
   fail "no thread magic in HOT"
   finish

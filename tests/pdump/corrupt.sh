@@ -152,9 +152,11 @@ expect_load "trailing garbage" 86 "$T/long.pdmp" "header says"
 cp "$T/good.pdmp" "$T/hot.pdmp"; patch "$T/hot.pdmp" 4100 255
 expect_load "a flipped byte in HOT" 86 "$T/hot.pdmp" "HOT"
 cp "$T/good.pdmp" "$T/tail.pdmp"; patch "$T/tail.pdmp" `expr $size - 3` 255
-# The last bytes are the object index, which the loader does not read.
+# The last bytes are the object index, which the loader does not read
+# without the structural pass (verify none: the default, auto, runs it
+# at a first start, which then reads the index).
 begin "damage in inspection-only tables does not stop a load"
-d=`"$TOY" --dump-file="$T/tail.pdmp" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+d=`DUMPER_PDUMP_VERIFY=none DUMPER_PDUMP_BASE=random "$TOY" --dump-file="$T/tail.pdmp" | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
 [ "$d" = "$cold" ] && pass || fail "digest $d, cold $cold"
 
 # The containers: compressed frames and embedded sections.

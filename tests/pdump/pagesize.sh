@@ -54,11 +54,15 @@ dump () {
 }
 
 # start PAGE ARGS...: dlisp's digest and load statistics with PAGE-byte
-# pages, in $T/out ($T/err)
+# pages, in $T/out ($T/err).  Base mode random and no structural pass
+# unless the caller says otherwise: the placements below are random's
+# (the default is boot since issue 33), and the methods are the point.
 start () {
   _page=$1
   shift
-  QEMU_PAGESIZE=$_page "$@" --heap-digest --load-stats > "$T/out" 2> "$T/err"
+  QEMU_PAGESIZE=$_page DUMPER_PDUMP_BASE=${DUMPER_PDUMP_BASE:-random} \
+    DUMPER_PDUMP_VERIFY=${DUMPER_PDUMP_VERIFY:-none} \
+    "$@" --heap-digest --load-stats > "$T/out" 2> "$T/err"
 }
 
 # loads WHAT METHOD PLACEMENT: the last start printed the cold digest,

@@ -48,18 +48,20 @@ enum { T_THREAD, T_CELL, T_SLOTS, T_CODE, T_COUNT };
 
 /* What tests/e2e/sized.sh finds the first thread by in an image: it is
    the first HOT object (the root), at HOT offset 0.  */
-#define THREAD_MAGIC UINT64_C (0x5448524541440001)
+#define THREAD_MAGIC ((word) 0x54480001u)
 
 struct cell { word car, cdr; };
+/* Every field a word (uintptr_t or a pointer), so that field N lies at
+   N words on every word size (sized.sh names the fields by offset).  */
 struct thread
 {
-  uint64_t magic;
+  word magic;
   word *stack;              /* sized: T_SLOTS, capacity words */
-  uint64_t capacity;
+  word capacity;
   word *top;                /* interior: the first free slot */
   word *end;                /* interior: one past the last slot */
   uint32_t *code;           /* sized: T_CODE, code_length words of 4 */
-  uint64_t code_length;
+  word code_length;
   uint32_t *pc;             /* interior into code (or one past it) */
   word *self;               /* interior: &value, into this object */
   word value;               /* tagged */
