@@ -145,10 +145,6 @@ void bridge_set_flags (const struct dumper_gflags *flags);
    string is static.  */
 const char *bridge_exe_path (void);
 
-/* The image path searched for beside EXE: "EXE.pdmp" in malloc'd
-   storage, or NULL on allocation failure.  */
-char *bridge_image_beside (const char *exe);
-
 /* The main program's PT_LOAD segments (its statics and code), read
    from memory (common_main_program).  */
 struct bridge_exe_span

@@ -32,19 +32,6 @@ bridge_exe_path (void)
   return exe_path;
 }
 
-char *
-bridge_image_beside (const char *exe)
-{
-  size_t len = strlen (exe);
-  char *path = malloc (len + sizeof ".pdmp");
-  if (path)
-    {
-      memcpy (path, exe, len);
-      memcpy (path + len, ".pdmp", sizeof ".pdmp");
-    }
-  return path;
-}
-
 void
 bridge_exe_span (struct bridge_exe_span *span)
 {

@@ -228,12 +228,9 @@ load_image (const char *path, bool embedded, const struct common_options *o,
   return DUMPER_OK;
 }
 
-/* Find the image of a start without --dump-file.  Returns DUMPER_OK with
-   *PATH NULL when there is none (a cold start), or with *PATH malloc'd;
-   *EMBEDDED when *PATH is the executable, holding the image as a
-   section.  A damaged embedded section is an error, never a cold
-   start; an executable marked by dumper-embed whose section headers no
-   longer locate the section starts without it, with a warning.  */
+/* Find the image of a start without --dump-file (pdump_find_image):
+   DUMPER_OK with *PATH NULL when there is none (a cold start), or with
+   *PATH malloc'd; *EMBEDDED when *PATH is the executable.  */
 static enum dumper_status
 find_image (char **path, bool *embedded, const char *dir)
 {
@@ -242,54 +239,13 @@ find_image (char **path, bool *embedded, const char *dir)
   const char *exe = bridge_exe_path ();
   if (exe == NULL)
     return DUMPER_OK;
-  char detail[512] = "";
-  bool found;
-  enum dumper_status est = pdump_probe_embedded (exe, &found, detail,
-                                                 sizeof detail);
-  if (est != DUMPER_OK)
-    return bridge_fail_detail (est, detail);
-  if (found)
-    {
-      *path = strdup (exe);
-      *embedded = true;
-      return *path ? DUMPER_OK
-                   : bridge_fail (DUMPER_E_NOMEM, "cannot copy the image path");
-    }
-  if (pdump_embed_marked ())
-    bridge_warn ("%s: dumper-embed stored an image in it, but its section "
-                 "headers no longer locate it; starting without it", exe);
-  char *beside = bridge_image_beside (exe);
-  if (beside == NULL)
-    return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");
-  struct stat st;
-  if (stat (beside, &st) == 0)
-    {
-      *path = beside;
-      return DUMPER_OK;
-    }
-  if (errno != ENOENT && errno != ENOTDIR)
-    {
-      enum dumper_status s = bridge_fail (DUMPER_E_IMAGE_MISSING, "%s: %s",
-                                          beside, strerror (errno));
-      free (beside);
-      return s;
-    }
-  free (beside);
-
-  const char *base = strrchr (exe, '/');
-  base = base ? base + 1 : exe;
-  size_t len = strlen (dir) + 1 + strlen (base) + sizeof ".pdmp";
-  char *installed = malloc (len);
-  if (installed == NULL)
-    return bridge_fail (DUMPER_E_NOMEM, "cannot build the image path");
-  snprintf (installed, len, "%s/%s.pdmp", dir, base);
-  if (stat (installed, &st) == 0)
-    {
-      *path = installed;
-      return DUMPER_OK;
-    }
-  free (installed);
-  return DUMPER_OK;
+  char detail[1024] = "", warning[1024];
+  enum dumper_status st = pdump_find_image (exe, dir, path, embedded,
+                                            warning, sizeof warning,
+                                            detail, sizeof detail);
+  if (warning[0] != '\0')
+    bridge_warn ("%s", warning);
+  return st == DUMPER_OK ? DUMPER_OK : bridge_fail_detail (st, detail);
 }
 
 /* DUMPER_PDUMP_CHECK_ONLY (dumper-inspect --check --deep): verify the

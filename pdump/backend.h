@@ -146,6 +146,16 @@ enum dumper_status pdump_probe_embedded (const char *exe, bool *found,
    no longer locate it.  */
 bool pdump_embed_marked (void);
 
+/* The image of a start that named none (pdump/discover.c): the
+   executable EXE itself when it holds one (*EMBEDDED), else EXE.pdmp,
+   else IMAGE_DIR/BASENAME.pdmp.  DUMPER_OK with *PATH malloc'd, or NULL
+   for a cold start; else an error with DETAIL.  WARNING (empty when
+   none) says why an image dumper-embed put in EXE is not used.  */
+enum dumper_status pdump_find_image (const char *exe, const char *image_dir,
+                                     char **path, bool *embedded,
+                                     char *warning, size_t warning_size,
+                                     char *detail, size_t detail_size);
+
 /* Record the hooks' time in the load statistics.  */
 void pdump_note_hooks_time (double seconds);
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # pdump/local.mk: the portable dumper, part of libdumper in pdumper builds.
 
-LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c \
+LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/discover.c \
+	pdump/embed.c pdump/exe.c \
 	pdump/gc.c pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
 	pdump/write.c
 
