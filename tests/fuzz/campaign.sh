@@ -28,6 +28,25 @@ if [ "$BACKEND" != pdumper ]; then
 fi
 
 count=${CAMPAIGN_CHECK_COUNT:-12}
+
+# campaign TITLE HOST MODE COUNT [VAR=VALUE...]: one campaign-run.sh
+# run with those settings in its environment, passed when it exits 0;
+# its table follows, indented.  CHECK, when not empty, is a command the
+# table ($T/out) must also satisfy.
+CHECK=
+campaign () {
+  begin "$1"
+  _host=$2 _mode=$3 _n=$4
+  shift 4
+  if env "$@" sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" $_host $_mode $_n \
+       > "$T/out" 2> "$T/err" && eval "${CHECK:-true}"; then
+    pass
+  else
+    fail "`cat "$T/out" "$T/err"`"
+  fi
+  sed 's/^/    /' "$T/out"
+}
+
 # structure, and the default settings (none at all: base mode boot,
 # verification auto; issue 33: no mutant may crash or hang the host
 # out of the box).
@@ -35,31 +54,17 @@ for mode in structure default; do
 for host in toyhost dlisp; do
   n=$count
   [ $host = dlisp ] && n=$(( (count + 3) / 4 ))
-  begin "campaign: $host, settings $mode, $n mutants per kind"
-  if sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" $host $mode $n \
-       > "$T/out" 2> "$T/err"; then
-    pass
-  else
-    fail "`cat "$T/out" "$T/err"`"
-  fi
-  sed 's/^/    /' "$T/out"
+  campaign "campaign: $host, settings $mode, $n mutants per kind" $host $mode $n
 done
 done
 
 # The records of format version 5 (issue 30): owner-sized lengths and
 # interior words, in sizedhost's image, every mutant refused.
-begin "campaign: sizedhost, verify=structure, owner-sized lengths and interior words"
-if CAMPAIGN_KINDS="sized-length interior-out" sh "$SRCDIR/tests/fuzz/campaign-run.sh" \
-     "$BUILDDIR" sizedhost structure $count > "$T/out" 2> "$T/err"; then
-  if awk '$1 != "total" && ($3 == 0 || $6 != $3) { bad = 1 } END { exit bad }' "$T/out"; then
-    pass
-  else
-    fail "a kind made no mutant, or a mutant was not refused: `cat "$T/out"`"
-  fi
-else
-  fail "`cat "$T/out" "$T/err"`"
-fi
-sed 's/^/    /' "$T/out"
+# A kind that made no mutant, or a mutant not refused, fails too.
+CHECK='awk '"'"'$1 != "total" && ($3 == 0 || $6 != $3) { bad = 1 } END { exit bad }'"'"' "$T/out"'
+campaign "campaign: sizedhost, verify=structure, owner-sized lengths and interior words" \
+  sizedhost structure $count CAMPAIGN_KINDS="sized-length interior-out"
+CHECK=
 
 # Code pointers into a code table (DUMPER_DECLARE_CODE_TABLE): the
 # declaration index and the element index crafted, and, with structure
@@ -68,29 +73,17 @@ sed 's/^/    /' "$T/out"
 for mode in none structure; do
   kinds="code code-element"
   [ $mode = structure ] && kinds="$kinds uncode"
-  begin "campaign: toyhost --bad code-table, verify=$mode, $count mutants of $kinds"
-  if CAMPAIGN_KINDS=$kinds sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" \
-       toyhost-code $mode $count > "$T/out" 2> "$T/err"; then
-    pass
-  else
-    fail "`cat "$T/out" "$T/err"`"
-  fi
-  sed 's/^/    /' "$T/out"
+  campaign "campaign: toyhost --bad code-table, verify=$mode, $count mutants of $kinds" \
+    toyhost-code $mode $count CAMPAIGN_KINDS="$kinds"
 done
 
 RUN=$T/run
 mkdir "$RUN" && chmod 700 "$RUN"
 for method in map hybrid read; do
   for base in random fixed boot; do
-    begin "campaign: toyhost, RELOC_EXE at the top of the range, method $method, base $base"
-    if env DUMPER_PDUMP_LOAD=$method DUMPER_PDUMP_BASE=$base XDG_RUNTIME_DIR="$RUN" \
-         CAMPAIGN_KINDS=exe-top sh "$SRCDIR/tests/fuzz/campaign-run.sh" "$BUILDDIR" \
-         toyhost none 6 > "$T/out" 2> "$T/err"; then
-      pass
-    else
-      fail "`cat "$T/out" "$T/err"`"
-    fi
-    sed 's/^/    /' "$T/out"
+    campaign "campaign: toyhost, RELOC_EXE at the top of the range, method $method, base $base" \
+      toyhost none 6 DUMPER_PDUMP_LOAD=$method DUMPER_PDUMP_BASE=$base \
+      XDG_RUNTIME_DIR="$RUN" CAMPAIGN_KINDS=exe-top
   done
 done
 finish
