@@ -198,6 +198,16 @@ begin "DUMPER_PDUMP_LOAD=read reads the image"
 out=`DUMPER_PDUMP_LOAD=read "$TOY" --dump-file="$T/plain-s1" --stats`
 case $out in *" read, "*) pass ;; *) fail "$out" ;; esac
 
+# A value outside the list is a usage error naming the valid ones (it
+# was a silent hybrid load before the options record, issue 34).
+begin "DUMPER_PDUMP_LOAD=mmap: a usage error naming the valid values"
+out=`DUMPER_PDUMP_LOAD=mmap "$TOY" --dump-file="$T/plain-s1" --stats 2>&1`
+st=$?
+case "$st:$out" in
+  64:*"DUMPER_PDUMP_LOAD=mmap: valid values are \`hybrid', \`map' and \`read'"*) pass ;;
+  *) fail "status $st: $out" ;;
+esac
+
 begin "the image beside the executable is found (also through a symlink)"
 cp "$TOY" "$T/toy"
 "$T/toy" --temacs=pdump --output "$T/toy.pdmp"
