@@ -154,14 +154,16 @@ bridge_options (struct common_options *o)
   enum dumper_status st = DUMPER_OK;
   *o = common_default_options;
   o->verify = choice ("DUMPER_PDUMP_VERIFY", verify_names, 3, verify_override,
-                      DUMPER_DEFAULT_VERIFY, &st);
+                      (int) common_default_options.verify, &st);
   o->verify_from_env = flag ("DUMPER_PDUMP_VERIFY");
   o->base_mode = choice ("DUMPER_PDUMP_BASE", base_names, 3,
-                         base_mode_override, DUMPER_DEFAULT_BASE_MODE, &st);
+                         base_mode_override,
+                         (int) common_default_options.base_mode, &st);
   o->cold_check = choice ("DUMPER_PDUMP_COLD", cold_names, 3,
-                          cold_check_override, DUMPER_DEFAULT_COLD_CHECK, &st);
+                          cold_check_override,
+                          (int) common_default_options.cold_check, &st);
   o->load_choice = choice ("DUMPER_PDUMP_LOAD", load_names, 3, -1,
-                           COMMON_LOAD_HYBRID, &st);
+                           (int) common_default_options.load_choice, &st);
   o->check_only = flag ("DUMPER_PDUMP_CHECK_ONLY");
   if (image_dir_override)
     o->image_dir = image_dir_override;
