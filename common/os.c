@@ -10,12 +10,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_PERSONALITY_H
 # include <sys/personality.h>
 #endif
 
 #include "os.h"
+
+size_t
+common_page_size (void)
+{
+  static size_t size;
+  if (size == 0)
+    {
+      long page = sysconf (_SC_PAGESIZE);
+      size = page > 0 ? (size_t) page : 4096;
+    }
+  return size;
+}
 
 size_t
 common_huge_page_size (void)
@@ -34,9 +49,8 @@ common_huge_page_size (void)
           text[n > 0 ? n : 0] = '\0';
           char *end;
           unsigned long long v = strtoull (text, &end, 10);
-          long page = sysconf (_SC_PAGESIZE);
           /* A power of two, a multiple of the page, at most 1 GiB.  */
-          if (end != text && v >= (unsigned long long) (page > 0 ? page : 4096)
+          if (end != text && v >= (unsigned long long) common_page_size ()
               && v <= (1ull << 30) && (v & (v - 1)) == 0)
             found = (size_t) v;
         }
@@ -136,4 +150,124 @@ common_in_main_program (uintptr_t address)
         return true;
     }
   return false;
+}
+
+bool
+common_exe_path (char *buf, size_t size)
+{
+  if (size < 2)
+    return false;
+  /* readlink truncates silently: a result that fills the buffer may
+     have been cut.  */
+  ssize_t n = readlink ("/proc/self/exe", buf, size - 1);
+  if (n <= 0 || (size_t) n >= size - 1)
+    return false;
+  buf[n] = '\0';
+  return true;
+}
+
+bool
+common_boot_id (char id[40])
+{
+  int fd = open ("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t n = read (fd, id, 39);
+  close (fd);
+  if (n < 32)
+    return false;
+  id[n] = '\0';
+  id[strcspn (id, "\n")] = '\0';
+  return true;
+}
+
+bool
+common_random_bytes (void *buf, size_t size)
+{
+  return getrandom (buf, size, GRND_NONBLOCK) == (ssize_t) size;
+}
+
+bool
+common_private_dir (const char *path, char *why, size_t size)
+{
+  struct stat st;
+  if (lstat (path, &st) != 0)
+    {
+      int err = errno;
+      snprintf (why, size, "%s: %s", path, strerror (err));
+      errno = err;
+      return false;
+    }
+  errno = EEXIST;   /* every refusal below: something is there */
+  if (!S_ISDIR (st.st_mode))
+    snprintf (why, size, "%s is not a directory", path);
+  else if (st.st_uid != geteuid ())
+    snprintf (why, size, "%s is owned by uid %u, not by this user (%u)", path,
+              (unsigned) st.st_uid, (unsigned) geteuid ());
+  else if (st.st_mode & 077)
+    snprintf (why, size, "%s has mode %03o: group or others have access",
+              path, (unsigned) (st.st_mode & 0777));
+  else
+    return true;
+  return false;
+}
+
+bool
+common_shared_parent_dir (const char *path)
+{
+  struct stat st;
+  return lstat (path, &st) == 0 && S_ISDIR (st.st_mode)
+         && ((st.st_uid == geteuid () && !(st.st_mode & 022))
+             || (st.st_uid == 0 && (st.st_mode & S_ISVTX)));
+}
+
+int
+common_open_entry (const char *path)
+{
+  return open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+}
+
+bool
+common_read_private (const char *path, char *text, size_t size)
+{
+  int fd = common_open_entry (path);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+              && st.st_uid == geteuid () && !(st.st_mode & 077)
+              ? read (fd, text, size - 1) : -1;
+  close (fd);
+  if (n <= 0)
+    {
+      errno = EINVAL;
+      return false;
+    }
+  text[n] = '\0';
+  return true;
+}
+
+int
+common_try_lock (const char *path, bool *busy)
+{
+  *busy = false;
+  int fd = open (path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int err = errno;
+      close (fd);
+      errno = err;
+      *busy = true;
+      return -1;
+    }
+  return fd;
+}
+
+void
+common_unlock (int fd)
+{
+  if (fd >= 0)
+    close (fd);   /* the last descriptor of the open file: flock released */
 }

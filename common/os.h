@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* common/os.h: facts about the running system and program that several
-   parts need, each found in one place: the transparent huge page size
-   and the main program's program headers; and the one way to run the
-   program again without address space randomisation.
+   parts need, each found in one place: the page and transparent huge
+   page sizes, the main program's program headers and path, the boot's
+   identifier; the one way to run the program again without address
+   space randomisation; and the checks and locks of the per-user files
+   (private directories and files, an exclusive lock).
 
    The back ends and the bridge ask here instead of reading sysfs or
    walking dl_iterate_phdr themselves, so a port to another system
@@ -15,6 +17,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The size of a page of memory (sysconf); 4096 where it cannot be
+   read.  */
+size_t common_page_size (void);
 
 /* The size of a transparent huge page (the kernel's PMD mapping): 2 MiB
    with 4 KiB pages, 32 MiB with 16 KiB and 512 MiB with 64 KiB
@@ -54,5 +60,59 @@ bool common_in_main_program (uintptr_t address);
    false with the reason in WHY (SIZE bytes) when it stays on.  */
 bool common_reexec_without_aslr (char **argv, const char *guard,
                                  bool retried, char *why, size_t size);
+
+/* The path of the running executable's file (/proc/self/exe's target),
+   NUL-terminated in BUF of SIZE bytes; false when it cannot be read or
+   does not fit.  */
+bool common_exe_path (char *buf, size_t size);
+
+/* The kernel's identifier of this boot (a UUID, /proc/sys/kernel/
+   random/boot_id) without its newline, in ID; false when it cannot be
+   read.  */
+bool common_boot_id (char id[40]);
+
+/* SIZE random bytes from the kernel into BUF without waiting for its
+   entropy pool; false when it gives fewer.  */
+bool common_random_bytes (void *buf, size_t size);
+
+/* Whether PATH is a directory of this user (the effective uid) that no
+   one else may enter: not a symbolic link (not followed), no group or
+   other permission bits.  When not, false with the reason (naming PATH)
+   in WHY, and errno ENOENT only when there is nothing at PATH (the
+   caller may then create it), EEXIST when something there is refused,
+   or lstat's error.  */
+bool common_private_dir (const char *path, char *why, size_t size);
+
+/* Whether PATH is a directory in which no other user can rename or
+   remove what this user makes there: this user's, not writable by
+   group or others, or root's with the sticky bit (/tmp).  Not followed
+   if a symbolic link.  */
+bool common_shared_parent_dir (const char *path);
+
+/* Open PATH to read, without following a symbolic link and without
+   waiting: a FIFO (which anyone who can write the directory can make)
+   would block a plain open until a writer came; with O_NONBLOCK it
+   opens at once and the caller's fstat refuses it as not a regular
+   file.  O_NONBLOCK changes nothing for a regular file's reads or
+   mappings, so it stays set.  The descriptor, or -1 with errno.  */
+int common_open_entry (const char *path);
+
+/* The text of the small file PATH into TEXT (SIZE bytes, NUL-terminated):
+   false unless it is a regular file of this user that no one else may
+   read or write (not followed if a symbolic link) and not empty; then
+   errno is ENOENT only when there is no such file.  */
+bool common_read_private (const char *path, char *text, size_t size);
+
+/* Take the exclusive lock of the file PATH (created mode 0600 when
+   missing; a symbolic link not followed) without waiting.  Returns the
+   descriptor that holds it (close it, or common_unlock, to release the
+   lock; a child process inherits it), or -1: *BUSY true when another
+   holder has the lock (or the kernel refused to lock), false when PATH
+   could not be opened (errno set).  */
+int common_try_lock (const char *path, bool *busy);
+
+/* Release the lock taken by common_try_lock: close FD (nothing when
+   negative).  */
+void common_unlock (int fd);
 
 #endif

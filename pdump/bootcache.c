@@ -14,13 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include "bootcache.h"
+#include "common/os.h"
 #include "format.h"
 #include "hash.h"
 #include "internal.h"
@@ -51,84 +50,13 @@ reason (struct pdump_boot *b, const char *fmt, ...)
   return false;
 }
 
-/* PATH is a directory of this user that no one else may enter.  When
-   not, false with the reason and errno ENOENT only if there is nothing
-   at PATH (make_dir then creates it).  */
+/* PATH is a directory of this user that no one else may enter
+   (common_private_dir).  When not, false with the reason and errno
+   ENOENT only if there is nothing at PATH (make_dir then creates it).  */
 static bool
 private_dir (struct pdump_boot *b, const char *path)
 {
-  struct stat st;
-  if (lstat (path, &st) != 0)
-    {
-      int err = errno;
-      reason (b, "%s: %s", path, strerror (err));
-      errno = err;
-      return false;
-    }
-  errno = EEXIST;   /* every refusal below: something is there */
-  if (!S_ISDIR (st.st_mode))
-    return reason (b, "%s is not a directory", path);
-  if (st.st_uid != geteuid ())
-    return reason (b, "%s is owned by uid %u, not by this user (%u)", path,
-                   (unsigned) st.st_uid, (unsigned) geteuid ());
-  if (st.st_mode & 077)
-    return reason (b, "%s has mode %03o: group or others have access", path,
-                   (unsigned) (st.st_mode & 0777));
-  return true;
-}
-
-/* Open PATH, a file of the directory, to read it: a symbolic link is
-   not followed, and the open never waits.  A FIFO there (anyone who can
-   write the directory can make one) would block a plain open until a
-   writer came, and the start with it, forever; with O_NONBLOCK it
-   opens at once and the caller's fstat refuses it, as anything but a
-   regular file.  O_NONBLOCK changes nothing for a regular file's reads
-   or mappings, so it is not cleared.  */
-static int
-open_entry (const char *path)
-{
-  return open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-}
-
-/* The text of the small file PATH into TEXT (NUL-terminated): false
-   unless it is a regular file of this user that no one else may read or
-   write (not followed if a symbolic link) and not empty; then errno is
-   ENOENT only when there is no such file (boot_base replaces anything
-   else).  */
-static bool
-read_private (const char *path, char *text, size_t size)
-{
-  int fd = open_entry (path);
-  if (fd < 0)
-    return false;
-  struct stat st;
-  ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-              && st.st_uid == geteuid () && !(st.st_mode & 077)
-              ? read (fd, text, size - 1) : -1;
-  close (fd);
-  if (n <= 0)
-    {
-      errno = EINVAL;
-      return false;
-    }
-  text[n] = '\0';
-  return true;
-}
-
-/* The kernel's identifier of this boot, or false.  */
-static bool
-boot_id (char id[40])
-{
-  int fd = open ("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  ssize_t n = read (fd, id, 39);
-  close (fd);
-  if (n < 32)
-    return false;
-  id[n] = '\0';
-  id[strcspn (id, "\n")] = '\0';
-  return true;
+  return common_private_dir (path, b->reason, sizeof b->reason);
 }
 
 /* A new random base, in a range the kernel's layout leaves free with
@@ -153,7 +81,7 @@ random_base (void)
     lo = UINT64_C (64) << 30, hi = UINT64_C (256) << 30;
 #endif
   uint64_t r = 0;
-  if (getrandom (&r, sizeof r, GRND_NONBLOCK) != (ssize_t) sizeof r)
+  if (!common_random_bytes (&r, sizeof r))
     r = (uint64_t) (pdump_now () * 1e9) ^ ((uint64_t) getpid () << 32);
   return lo + r % ((hi - lo) / BOOT_ALIGN) * BOOT_ALIGN;
 }
@@ -165,7 +93,7 @@ static bool
 boot_base (struct pdump_boot *b)
 {
   char id[40], path[sizeof b->dir + 8];
-  if (!boot_id (id))
+  if (!common_boot_id (id))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id");
   snprintf (path, sizeof path, "%s/base", b->dir);
   for (int attempt = 0; attempt < 2; attempt++)
@@ -173,7 +101,8 @@ boot_base (struct pdump_boot *b)
       char text[128] = "", file_id[40];
       uint64_t base;
       errno = 0;
-      bool exists = read_private (path, text, sizeof text) || errno != ENOENT;
+      bool exists = common_read_private (path, text, sizeof text)
+                    || errno != ENOENT;
       if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
           && strcmp (file_id, id) == 0 && base != 0 && base % BOOT_ALIGN == 0)
         {
@@ -212,15 +141,12 @@ static bool
 make_dir (struct pdump_boot *b, const char *parent, const char *label,
           const char *name, bool private_parent, char *dir, size_t size)
 {
-  struct stat st;
   if (private_parent)
     {
       if (!private_dir (b, parent))
         return false;
     }
-  else if (lstat (parent, &st) != 0 || !S_ISDIR (st.st_mode)
-           || !((st.st_uid == geteuid () && !(st.st_mode & 022))
-                || (st.st_uid == 0 && (st.st_mode & S_ISVTX))))
+  else if (!common_shared_parent_dir (parent))
     return reason (b, "%s is not a directory of this user, nor a sticky "
                    "directory of root", parent);
   if ((size_t) snprintf (dir, size, "%s/%s", parent, name) >= size)
@@ -360,7 +286,7 @@ stamped (struct pdump_boot *b, const struct stat *st, const char **bad)
   char path[sizeof b->cache + 8], want[256], have[256] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
   *bad = "changed since it was written, or not stamped";
-  if (!read_private (path, have, sizeof have))
+  if (!common_read_private (path, have, sizeof have))
     return false;
   stamp_text (b, st, want, sizeof want);
   if (strcmp (want, have) == 0)
@@ -377,7 +303,7 @@ stamp (struct pdump_boot *b)
 {
   char path[sizeof b->cache + 8], text[256];
   struct stat st;
-  int fd = open_entry (b->cache);
+  int fd = common_open_entry (b->cache);
   if (fd < 0)
     return;
   bool ok = fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
@@ -398,7 +324,7 @@ stamp (struct pdump_boot *b)
 int
 pdump_boot_open (struct pdump_boot *b)
 {
-  int fd = open_entry (b->cache);
+  int fd = common_open_entry (b->cache);
   if (fd < 0)
     {
       reason (b, errno == ENOENT ? "no boot cache yet (%s)" : "%s: %s",
@@ -451,8 +377,7 @@ pdump_boot_matches (struct pdump_boot *b, const struct pdump_view *cache,
 static void
 unlock (struct pdump_boot *b)
 {
-  if (b->lock_fd >= 0)
-    close (b->lock_fd);         /* releases the flock */
+  common_unlock (b->lock_fd);
   b->lock_fd = -1;
 }
 
@@ -476,16 +401,13 @@ pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
      describe a file another writer has since replaced.  */
   char lock[sizeof b->dir + 8];
   snprintf (lock, sizeof lock, "%s/lock", b->dir);
-  b->lock_fd = open (lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (b->lock_fd < 0)
+  bool busy;
+  b->lock_fd = common_try_lock (lock, &busy);
+  if (b->lock_fd < 0 && !busy)
     return reason (b, "%s: %s", lock, strerror (errno));
-  if (flock (b->lock_fd, LOCK_EX | LOCK_NB) != 0)
-    {
-      close (b->lock_fd);
-      b->lock_fd = -1;
-      return reason (b, "relocated to this boot's base; another process is "
-                     "writing the boot cache %s", b->cache);
-    }
+  if (b->lock_fd < 0)
+    return reason (b, "relocated to this boot's base; another process is "
+                   "writing the boot cache %s", b->cache);
   int err = common_atomic_begin (&b->out, b->cache, "boot", 0600, true);
   if (err != 0)
     {
@@ -585,7 +507,7 @@ static bool
 cold_text (const struct stat *st, char *text, size_t size)
 {
   char id[40];
-  if (!boot_id (id))
+  if (!common_boot_id (id))
     return false;
   int n = snprintf (text, size, "%s ", id);
   stamp_of (st, text + n, size - (size_t) n);
@@ -602,7 +524,8 @@ pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
     return -1;
   if (!cold_text (st, want, sizeof want))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id") - 1;
-  return read_private (path, have, sizeof have) && strcmp (want, have) == 0;
+  return common_read_private (path, have, sizeof have)
+         && strcmp (want, have) == 0;
 }
 
 void

@@ -5,7 +5,7 @@
 
 BRIDGE_TESTS = tests/unit/test_args tests/unit/test_startup \
 	tests/unit/test_registry tests/unit/test_addrmap tests/unit/test_blockset \
-	tests/unit/test_zmem tests/unit/test_bounds
+	tests/unit/test_zmem tests/unit/test_bounds tests/unit/test_os
 CHECK_PROGRAMS += $(BRIDGE_TESTS)
 NOINST_PROGRAMS += tests/unit/flagprobe
 CHECK_SCRIPTS += tests/e2e/fingerprint.sh tests/e2e/build.sh tests/e2e/exports.sh \

@@ -13,7 +13,10 @@
 #     place (its body: the stamp), readable by others, owned by another
 #     user, a symbolic link, the cache of another image; nor when
 #     XDG_RUNTIME_DIR is unset, or it or its dumper directory is open to
-#     others or owned by another user; nor when the base's range is taken;
+#     others or owned by another user, or a symbolic link, nor when
+#     TMPDIR (XDG_RUNTIME_DIR unset) is writable by others than this
+#     user, or sticky but not root's; nor when the base's range is taken;
+#   - a start that finds the cache's lock held loads without writing it;
 #   - a base file from another boot gives a new base and a new cache;
 #   - a new dump at the same path replaces the old cache (pruned);
 #   - starts racing for an empty cache all succeed and leave one cache;
@@ -217,12 +220,15 @@ env XDG_RUNTIME_DIR="$T/open" TMPDIR="$T/shared" DUMPER_PDUMP_BASE=boot "$DLISP"
   && [ ! -e "$T/open/dumper" ] && ok=yes
 verdict $ok "open runtime dir"
 
-begin "the dumper directory open to others: not used"
-chmod 755 "$DIR"
-ok=no
-boot TMPDIR="$T/shared" && placed fallback "mode 755" && ok=yes
-chmod 700 "$DIR"
-verdict $ok "open dumper dir"
+# Open to others (755), or writable by its group only (730).
+for mode in 755 730; do
+  begin "the dumper directory of mode $mode: not used"
+  chmod $mode "$DIR"
+  ok=no
+  boot TMPDIR="$T/shared" && placed fallback "mode $mode" && ok=yes
+  chmod 700 "$DIR"
+  verdict $ok "dumper dir of mode $mode"
+done
 
 begin "the dumper directory owned by another user: not used"
 if [ "`id -u`" != 0 ]; then
@@ -234,6 +240,70 @@ else
   chown "`id -u`" "$DIR"
   verdict $ok "foreign dumper dir"
 fi
+
+# The directory checks (common_private_dir, common_shared_parent_dir in
+# common/os.c) one at a time: each case refuses the directory with its
+# own reason, and TMPDIR ($T/shared, open to all) is refused too.
+begin "the dumper directory a symbolic link to a private directory: not used"
+mv "$DIR" "$T/real-dir" && ln -s "$T/real-dir" "$DIR"
+ok=no
+boot TMPDIR="$T/shared" && placed fallback "$DIR is not a directory" \
+  && [ -h "$DIR" ] && ok=yes
+rm -f "$DIR" && mv "$T/real-dir" "$DIR"
+verdict $ok "symlinked dumper dir"
+
+begin "XDG_RUNTIME_DIR unset, TMPDIR this user's but writable by its group (0770): refused"
+mkdir "$T/groupw" && chmod 770 "$T/groupw"
+ok=no
+env -u XDG_RUNTIME_DIR TMPDIR="$T/groupw" DUMPER_PDUMP_BASE=boot "$DLISP" --dump-file="$T/a.pdmp" \
+  --heap-digest --load-stats > "$T/out" 2> "$T/err" \
+  && [ "`head -1 "$T/out"`" = "$cold" ] \
+  && placed fallback "$T/groupw is not a directory of this user" \
+  && [ ! -e "$T/groupw/dumper-$UID_" ] && ok=yes
+verdict $ok "group-writable TMPDIR"
+
+# A sticky directory protects what a user makes there only if its owner
+# is trusted: root's (/tmp) is, another user's is not (that user may
+# remove or rename anything in it).
+begin "XDG_RUNTIME_DIR unset, TMPDIR sticky but another user's: refused; root's: used"
+if [ "`id -u`" != 0 ]; then
+  skip "needs root to give the directory away"
+else
+  mkdir "$T/sticky" && chmod 1777 "$T/sticky" && chown 65534 "$T/sticky"
+  ok=no
+  sticky_start () {
+    env -u XDG_RUNTIME_DIR TMPDIR="$T/sticky" DUMPER_PDUMP_BASE=boot "$DLISP" \
+      --dump-file="$T/a.pdmp" --heap-digest --load-stats > "$T/out" 2> "$T/err" \
+      && [ "`head -1 "$T/out"`" = "$cold" ]
+  }
+  if sticky_start && placed fallback "$T/sticky is not a directory of this user, nor a sticky" \
+      && [ ! -e "$T/sticky/dumper-$UID_" ]; then
+    chown 0 "$T/sticky"
+    sticky_start && placed boot "boot cache $T/sticky/dumper-$UID_/" && ok=yes
+  fi
+  verdict $ok "sticky TMPDIR of uid 65534"
+fi
+
+# One writer of the cache at a time (DIR/lock, common_try_lock): a start
+# that finds the lock held by another process relocates to this boot's
+# base and loads, but writes no cache; once the lock is free, the next
+# start writes it.  The lock is held here by this shell (fd 8), the way
+# a writer holds it, through a file description of its own.
+begin "the cache lock held by another process: loaded, no cache written; then written"
+boot
+rm -f "$DIR"/*.pdmp "$DIR"/*.pdmp.stamp
+exec 8>> "$DIR/lock"
+ok=no
+if flock -n 8; then
+  boot && placed boot "another process is writing the boot cache" \
+    && [ "`caches`" -eq 0 ] && ok=yes
+else
+  echo "    flock(1) could not take $DIR/lock"
+fi
+exec 8>&-
+[ $ok = yes ] && boot && placed boot "written" && [ "`caches`" -eq 1 ] \
+  && boot && placed boot-cache || ok=no
+verdict $ok "lock held"
 
 begin "the boot base's range taken: a relocated load, says why"
 if ! has_test_hooks; then
