@@ -25,11 +25,7 @@ static char exe_path[PATH_MAX];
 const char *
 bridge_exe_path (void)
 {
-  ssize_t n = readlink ("/proc/self/exe", exe_path, sizeof exe_path - 1);
-  if (n <= 0)
-    return NULL;
-  exe_path[n] = '\0';
-  return exe_path;
+  return common_exe_path (exe_path, sizeof exe_path) ? exe_path : NULL;
 }
 
 void
