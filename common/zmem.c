@@ -13,33 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
+#include "os.h"
 #include "zmem.h"
 
 /* Below this, calloc (which reuses freed memory) is cheaper than a
    system call.  */
 #define ZMEM_MAP_MIN ((size_t) 256 * 1024)
-/* From this size on a block is mapped in whole huge pages, which
-   costs address space only, and can have them (HUGE): a block touched
-   in full, such as the pdump writer's HOT window or its object table,
-   then takes one fault per 2 MiB.  On a virtual machine a 4 KiB page's
-   first touch costs 8-15 microseconds; 2 MiB of them cost 5 ms, and
-   one huge page about 0.3 ms (measured on the CI's machine kind).  At
-   most one partly used huge page per block is resident beyond its
-   size.  */
-#define ZMEM_HUGE_MIN ((size_t) 1024 * 1024)
-#define ZMEM_HUGE_PAGE ((size_t) 2 * 1024 * 1024)
+/* From half a huge page on a block is mapped in whole huge pages,
+   which costs address space only, and can have them (HUGE):
+   a block touched in full, such as the pdump writer's HOT window or its
+   object table, then takes one fault per huge page.  On a virtual
+   machine a 4 KiB page's first touch costs 8-15 microseconds; 2 MiB of
+   them cost 5 ms, and one huge page about 0.3 ms (measured on the CI's
+   machine kind).  At most one partly used huge page per block is
+   resident beyond its size.  The size is the kernel's (common/os.c):
+   2 MiB with 4 KiB pages, and so 1 MiB the threshold, as when both
+   were fixed here; 32 MiB with 16 KiB pages, 512 MiB with 64 KiB
+   (aarch64), where a 2 MiB rounding would get no huge page at all.  */
+static size_t
+huge_min (void)
+{
+  return common_huge_page_size () / 2;
+}
 
 static size_t
 round_page (size_t size)
 {
-  static size_t page;
-  if (page == 0)
-    {
-      long p = sysconf (_SC_PAGESIZE);
-      page = p > 0 ? (size_t) p : 4096;
-    }
+  size_t page = common_page_size ();
   return (size + page - 1) & ~(page - 1);
 }
 
@@ -49,8 +50,9 @@ round_page (size_t size)
 static size_t
 map_size (size_t size)
 {
-  if (size >= ZMEM_HUGE_MIN && size <= SIZE_MAX - ZMEM_HUGE_PAGE)
-    return (size + ZMEM_HUGE_PAGE - 1) & ~(ZMEM_HUGE_PAGE - 1);
+  size_t huge = common_huge_page_size ();
+  if (size >= huge_min () && size <= SIZE_MAX - huge)
+    return (size + huge - 1) & ~(huge - 1);
   return round_page (size);
 }
 
@@ -58,7 +60,7 @@ static void
 advise (void *block, size_t size, bool huge)
 {
 #ifdef MADV_HUGEPAGE
-  if (huge && size >= ZMEM_HUGE_MIN)
+  if (huge && size >= huge_min ())
     (void) madvise (block, size, MADV_HUGEPAGE);   /* a hint: may fail */
 #else
   (void) block, (void) size, (void) huge;
@@ -91,20 +93,20 @@ clear (unsigned char *block, size_t from, size_t to)
 static void *
 map_new (size_t length)
 {
-  bool align = length % ZMEM_HUGE_PAGE == 0;
-  size_t over = align ? length + ZMEM_HUGE_PAGE : length;
+  size_t huge = common_huge_page_size ();
+  bool align = length % huge == 0;
+  size_t over = align ? length + huge : length;
   unsigned char *p = mmap (NULL, over, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     return NULL;
   if (!align)
     return p;
-  size_t head = (ZMEM_HUGE_PAGE - (uintptr_t) p % ZMEM_HUGE_PAGE)
-                % ZMEM_HUGE_PAGE;
+  size_t head = (huge - (uintptr_t) p % huge) % huge;
   if (head)
     munmap (p, head);
-  if (ZMEM_HUGE_PAGE - head)
-    munmap (p + head + length, ZMEM_HUGE_PAGE - head);
+  if (huge - head)
+    munmap (p + head + length, huge - head);
   return p + head;
 }
 
@@ -122,7 +124,7 @@ remap (void *block, size_t old_length, size_t new_length)
                         new_length < old_length ? MREMAP_MAYMOVE : 0);
   if (moved != MAP_FAILED)
     return moved;
-  if (new_length % ZMEM_HUGE_PAGE != 0)
+  if (new_length % common_huge_page_size () != 0)
     {
       moved = mremap (block, old_length, new_length, MREMAP_MAYMOVE);
       return moved == MAP_FAILED ? NULL : moved;

@@ -19,8 +19,9 @@
 /* SIZE zero bytes, or NULL (errno set).  HUGE asks for transparent huge
    pages where the block is large enough: for tables read at random,
    and for big buffers filled in order (the pdump writer's object index
-   and relocation bitmaps), where a fault per 2 MiB instead of one per
-   4 KiB page matters (in a VM a fault costs several microseconds).  */
+   and relocation bitmaps), where a fault per huge page (2 MiB on
+   x86-64) instead of one per 4 KiB page matters (in a VM a fault costs
+   several microseconds).  */
 void *common_zalloc (size_t size, bool huge);
 
 /* Grow or shrink BLOCK (OLD_SIZE bytes, from common_zalloc or

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/os.h"
 #include "common/zmem.h"
 
 #define KIB ((size_t) 1024)
@@ -166,7 +167,7 @@ faults_to_fill (size_t size, bool huge)
 static long
 faults_when_asked (size_t length)
 {
-  size_t huge_page = 2 * MIB;
+  size_t huge_page = common_huge_page_size ();
   unsigned char *p = mmap (NULL, length + huge_page, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   assert_true (p != MAP_FAILED);
