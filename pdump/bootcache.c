@@ -33,8 +33,14 @@
 # define BOOT_ASAN 1
 #endif
 
-/* Bases are multiples of this (huge-page aligned, as preferred bases).  */
-#define BOOT_ALIGN (UINT64_C (2) << 20)
+/* New bases are multiples of the huge page size (2 MiB on x86-64, the
+   kernel's on others: common/os.c), so the cache's mapping can have
+   huge pages.  A base is never written to an image, only to this
+   machine's base file and cache, so it may follow the machine.  One
+   read back is only required to be a multiple of the page, which is
+   what the loader needs: the huge page size costs a sysfs read, which
+   a start from the cache does not otherwise make.  */
+#define BOOT_ALIGN ((uint64_t) common_huge_page_size ())
 
 static bool
 reason (struct pdump_boot *b, const char *fmt, ...)
@@ -83,7 +89,8 @@ random_base (void)
   uint64_t r = 0;
   if (!common_random_bytes (&r, sizeof r))
     r = (uint64_t) (pdump_now () * 1e9) ^ ((uint64_t) getpid () << 32);
-  return lo + r % ((hi - lo) / BOOT_ALIGN) * BOOT_ALIGN;
+  uint64_t slots = (hi - lo) / BOOT_ALIGN;
+  return lo + r % (slots ? slots : 1) * BOOT_ALIGN;
 }
 
 /* This boot's base from DIR/base, written first when it is missing or
@@ -104,7 +111,8 @@ boot_base (struct pdump_boot *b)
       bool exists = common_read_private (path, text, sizeof text)
                     || errno != ENOENT;
       if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
-          && strcmp (file_id, id) == 0 && base != 0 && base % BOOT_ALIGN == 0)
+          && strcmp (file_id, id) == 0 && base != 0
+          && base % common_page_size () == 0)
         {
           b->base = base;
           return true;

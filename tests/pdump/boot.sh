@@ -325,6 +325,25 @@ boot && placed boot && [ "`stat "$T/out" pdump-base`" != "$base" ] \
   && boot && placed boot-cache && ok=yes
 verdict $ok "stale base"
 
+# New bases are multiples of the huge page size (common_huge_page_size:
+# the kernel's, 2 MiB where it does not say); one read back from the
+# base file need only be a multiple of the page, and one that is not is
+# damage: a new base.
+begin "the base a multiple of the huge page size; one off the page in the base file: a new base"
+huge=`cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null || echo 2097152`
+boot
+now=`stat "$T/out" pdump-base`
+ok=no
+if [ -n "$now" ] && [ $((now % huge)) -eq 0 ]; then
+  sed "s/ .*/ `printf '%x' $((now + 2048))`/" "$DIR/base" > "$T/odd"
+  cp "$T/odd" "$DIR/base"
+  boot && placed boot && [ "`stat "$T/out" pdump-base`" != "`printf '0x%x' $((now + 2048))`" ] \
+    && ! cmp -s "$T/odd" "$DIR/base" && ok=yes
+else
+  echo "    base $now is not a multiple of $huge"
+fi
+verdict $ok "base alignment"
+
 begin "a new dump at the same path: a new cache, the old one pruned"
 prefix=`basename "$cache" | cut -c1-17`
 old=`ls "$DIR"/$prefix*.pdmp`
