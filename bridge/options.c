@@ -102,6 +102,9 @@ enum dumper_status
 dumper_set_image_base (uint64_t base)
 {
   bridge_clear_detail ();
+  /* A fixed 2 MiB, not this machine's huge page size: the base is
+     written into the image, which must load on every machine of its
+     kind, and the API's contract (dumper.h) names 2 MiB.  */
   if (base % (UINT64_C (2) << 20) != 0 || base > (uint64_t) UINTPTR_MAX / 2)
     return bridge_fail (DUMPER_E_USAGE, "image base 0x%llx: not a multiple "
                         "of 2 MiB in the lower half of the address space",
