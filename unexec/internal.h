@@ -8,6 +8,9 @@
      plan.c    decide the new file: where the data segment's file part
                ends (`cut'), which sections become PROGBITS, how later
                contents move, the new program and section headers
+     upper.c   the upper segment of a dump without an arena (the brk
+               heap, the end of .bss), with plan.c (plan.h)
+     layout.c  check a planned or written file's layout
      scan.c    warn about saved words that point outside the executable
                (shared libraries, stack, malloc heap), by symbol name
      emit.c    write the planned file with libelf under a temporary name,
@@ -167,6 +170,17 @@ bool unexec_layout_check (const GElf_Ehdr *ehdr, const GElf_Phdr *phdrs,
                           size_t phdr_count, const GElf_Shdr *shdrs,
                           size_t section_count, uint64_t file_size,
                           char *detail, size_t detail_size);
+
+/* A piece of file content [start, end), for sorting by offset (the
+   layout check's, and plan.c's packing of what follows the data
+   segment); unexec_compare_piece is qsort's comparison.  */
+struct unexec_piece
+{
+  uint64_t start, end;
+  const char *what;
+  size_t index;
+};
+int unexec_compare_piece (const void *a, const void *b);
 
 /* ------------------------------------------------------------------ */
 /* scan.c */

@@ -8,7 +8,7 @@ PUBLIC_HEADERS += include/dumper/unexec-compat.h
 endif
 
 UNEXEC_SRCS = unexec/arena.c unexec/emit.c unexec/host.c unexec/input.c \
-	unexec/plan.c unexec/scan.c unexec/write.c
+	unexec/layout.c unexec/plan.c unexec/scan.c unexec/upper.c unexec/write.c
 LIB_SRCS_unexec += $(UNEXEC_SRCS) unexec/space.S
 
 # ------------------------------------------------------------------

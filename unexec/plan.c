@@ -31,20 +31,10 @@
    reused and the file part can shrink as well as grow.
 
    Without an arena (unexec (), an existing program) there may be an
-   upper segment: a PT_LOAD of its own, written in a spare program
-   header (a PT_NOTE that repeats PT_GNU_PROPERTY, or PT_NULL), with its
-   bytes after everything else in the file, section UNEXEC_UPPER_NAME.
-   It holds the brk heap, which starts at the page after the data
-   segment when the dumping run has address randomisation off, and,
-   when .bss has a long run of zeros before more data (Emacs's static
-   heap, mostly unused, then malloc's variables), the part of .bss after
-   that run: the data segment's memory then ends at the run's last page
-   and its file part at the run's start, so the run costs no file space.
-   unexelf instead makes the data segment longer, which puts all of
-   .bss in the file.  The dumped program's kernel starts its own brk
-   heap after the upper segment.  unexec () also writes the debug
-   sections compressed (input.c), so the sections after the data
-   segment are then packed one after the other, not moved by `shift'.  */
+   upper segment, for the brk heap and the end of .bss: upper.c.
+   unexec () also writes the debug sections compressed (input.c), so
+   the sections after the data segment are then packed one after the
+   other, not moved by `shift'.  */
 
 #include <config.h>
 
@@ -55,40 +45,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-/* A section of the data segment, together with its tail if it has one.  */
-struct logical
-{
-  size_t index;
-  uintptr_t start, end;
-  bool captured;      /* bytes come from memory */
-  bool fixed;         /* its file bytes must all stay in the file */
-  bool splittable;    /* may end at `cut' (NOBITS, or filled + tail) */
-  size_t tail;        /* section number of its tail, or 0 */
-};
-
-struct planner
-{
-  const struct unexec_input *in;
-  const struct unexec_detail *detail;
-  struct unexec_plan *plan;
-  const GElf_Phdr *seg;          /* the input data segment */
-  uintptr_t vstart, vend;        /* its addresses */
-  struct unexec_range relro, dynamic;
-  struct logical *logicals;
-  size_t logical_count;
-  size_t old_tail;               /* an existing tail section, or 0 */
-  struct unexec_range heap;      /* the brk heap to save, or empty */
-  struct unexec_range upper;     /* the upper segment's memory, or 0 */
-  bool pack;                     /* pack what follows the data segment */
-};
-
-static uint64_t
-align_up (uint64_t value, uint64_t alignment)
-{
-  return alignment > 1 ? (value + alignment - 1) / alignment * alignment : value;
-}
+#include "plan.h"
 
 static bool
 overlaps (uintptr_t start, uintptr_t end, struct unexec_range r)
@@ -297,11 +254,8 @@ collect_logicals (struct planner *p)
   return DUMPER_OK;
 }
 
-/* The end of the last non-zero byte of process memory in [LO, HI), or
-   0 when all of it is zero.  Works a word at a time; the result may
-   include up to a word of trailing zeros.  */
-static uintptr_t
-last_nonzero_end (uintptr_t lo, uintptr_t hi)
+uintptr_t
+unexec_last_nonzero_end (uintptr_t lo, uintptr_t hi)
 {
   const size_t word = sizeof (uintptr_t);
   while (hi > lo && hi % word != 0)
@@ -334,12 +288,12 @@ last_data_end (const struct unexec_plan *plan, uintptr_t lo, uintptr_t hi)
   struct unexec_range u = plan->unused;
   if (hi > u.end)
     {
-      uintptr_t end = last_nonzero_end (lo > u.end ? lo : u.end, hi);
+      uintptr_t end = unexec_last_nonzero_end (lo > u.end ? lo : u.end, hi);
       if (end)
         return end;
     }
   if (lo < u.start)
-    return last_nonzero_end (lo, hi < u.start ? hi : u.start);
+    return unexec_last_nonzero_end (lo, hi < u.start ? hi : u.start);
   return 0;
 }
 
@@ -400,9 +354,8 @@ set_source (struct unexec_out_section *out, const struct logical *l,
     out->source = UNEXEC_SRC_FILE;
 }
 
-/* Append a section named NAME; its header is the caller's to fill.  */
-static size_t
-append_section (struct unexec_plan *plan, const char *name)
+size_t
+unexec_append_section (struct unexec_plan *plan, const char *name)
 {
   size_t index = plan->section_count++;
   plan->added[plan->added_count++] = (struct unexec_added) { index, name };
@@ -456,7 +409,7 @@ plan_segment_sections (struct planner *p)
         {
           /* The split section: its rest goes to the tail.  */
           if (l->tail == 0)
-            plan->tail = append_section (plan, UNEXEC_TAIL_NAME);
+            plan->tail = unexec_append_section (plan, UNEXEC_TAIL_NAME);
           else
             plan->tail = l->tail;
           place_tail (p, plan->tail, in_shdr, own_end, l->end);
@@ -551,213 +504,6 @@ extend_names (struct planner *p)
   return DUMPER_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* The upper segment: the end of .bss and the brk heap (no arena).  */
-
-/* A zero run in .bss shorter than this stays in the file.  */
-#define UNEXEC_MIN_HOLE ((uintptr_t) 256 * 1024)
-
-static uintptr_t
-page_size (void)
-{
-  long size = sysconf (_SC_PAGESIZE);
-  return size > 0 ? (uintptr_t) size : 4096;
-}
-
-/* A program header the upper PT_LOAD may take: after every PT_LOAD
-   (they must stay in address order), and either PT_NULL or a PT_NOTE
-   that describes exactly what PT_GNU_PROPERTY does (GNU ld writes both;
-   the loaders read PT_GNU_PROPERTY).  UNEXEC_NO_PHDR when none.  */
-static size_t
-spare_phdr (const struct unexec_input *in)
-{
-  size_t last_load = 0;
-  for (size_t i = 0; i < in->phdr_count; i++)
-    if (in->phdrs[i].p_type == PT_LOAD)
-      last_load = i;
-  for (size_t i = last_load + 1; i < in->phdr_count; i++)
-    {
-      const GElf_Phdr *ph = &in->phdrs[i];
-      if (ph->p_type == PT_NULL)
-        return i;
-      for (size_t k = 0; ph->p_type == PT_NOTE && k < in->phdr_count; k++)
-        {
-          const GElf_Phdr *q = &in->phdrs[k];
-          if (q->p_type == PT_GNU_PROPERTY && q->p_offset == ph->p_offset
-              && q->p_vaddr == ph->p_vaddr && q->p_filesz == ph->p_filesz)
-            return i;
-        }
-    }
-  return UNEXEC_NO_PHDR;
-}
-
-/* Check that the brk heap can be saved: it must start at the page after
-   the data segment, and a program header must be free for it.  A file
-   unexec () wrote (it has an upper segment) is not dumped again.  */
-static enum dumper_status
-check_heap (struct planner *p)
-{
-  const struct unexec_input *in = p->in;
-  for (size_t i = 1; i < in->section_count; i++)
-    if (strcmp (unexec_section_name (in, i), UNEXEC_UPPER_NAME) == 0)
-      return unexec_fail (p->detail, DUMPER_E_EXE,
-                          "%s was itself written by unexec (); dumping it "
-                          "again is not supported", in->path);
-  if (p->heap.start >= p->heap.end)
-    return DUMPER_OK;
-  uintptr_t expected = align_up (p->vend, page_size ());
-  if (p->heap.start != expected)
-    return unexec_fail (p->detail, DUMPER_E_EXE,
-                        "%s: the brk heap [%#lx, %#lx) does not start where "
-                        "the data segment ends (%#lx): address space layout "
-                        "randomisation is on; dump with it off (setarch -R, "
-                        "or personality (ADDR_NO_RANDOMIZE) and a re-exec, "
-                        "as Emacs does)", in->path,
-                        (unsigned long) p->heap.start,
-                        (unsigned long) p->heap.end, (unsigned long) expected);
-  if (spare_phdr (in) == UNEXEC_NO_PHDR)
-    return unexec_fail (p->detail, DUMPER_E_EXE,
-                        "%s: no spare program header for the saved brk heap "
-                        "(a PT_NULL, or a PT_NOTE repeating PT_GNU_PROPERTY, "
-                        "after the PT_LOADs)", in->path);
-  return DUMPER_OK;
-}
-
-/* The longest run of zero words in [LO, HI), word-aligned.  */
-static struct unexec_range
-longest_zero_run (uintptr_t lo, uintptr_t hi)
-{
-  const size_t word = sizeof (uintptr_t);
-  struct unexec_range best = { 0, 0 };
-  uintptr_t run = 0;
-  bool in_run = false;
-  lo = align_up (lo, word);
-  for (uintptr_t a = lo; a + word <= hi; a += word)
-    {
-      uintptr_t w;
-      memcpy (&w, (const void *) a, word);
-      if (w == 0 && !in_run)
-        {
-          run = a;
-          in_run = true;
-        }
-      else if (w != 0 && in_run)
-        {
-          if (a - run > best.end - best.start)
-            best = (struct unexec_range) { run, a };
-          in_run = false;
-        }
-    }
-  if (in_run && hi - run > best.end - best.start)
-    best = (struct unexec_range) { run, hi };
-  return best;
-}
-
-/* Decide the upper segment, after `cut' is chosen.  Without an arena,
-   the last section of the data segment (.bss) may hold a long run of
-   zeros before more data (Emacs's static heap, used in part, followed
-   by malloc's own variables): the data segment then ends its memory at
-   the page that run ends in, its file part at the run's start, and the
-   upper segment maps the rest of .bss from there, and the brk heap
-   after it.  Without such a run, the upper segment is the brk heap
-   alone, or nothing.  */
-static void
-choose_upper (struct planner *p, const struct unexec_arena_view *arena)
-{
-  struct unexec_plan *plan = p->plan;
-  bool heap = p->heap.start < p->heap.end;
-  size_t slot = spare_phdr (p->in);
-  if (arena->capacity > 0 || slot == UNEXEC_NO_PHDR || p->logical_count == 0)
-    return;
-  const struct logical *l = &p->logicals[p->logical_count - 1];
-  uintptr_t end = heap ? p->heap.end : p->vend;
-  if (l->captured && l->end == p->vend && l->tail == 0 && p->old_tail == 0
-      && p->in->shdrs[l->index].sh_type == SHT_NOBITS && plan->cut > l->start)
-    {
-      struct unexec_range run = longest_zero_run (l->start, l->end);
-      uintptr_t hole = align_up (run.start, 16);
-      uintptr_t upper = run.end & ~(page_size () - 1);
-      if (run.start > l->start && upper > hole
-          && upper - hole >= UNEXEC_MIN_HOLE && hole < plan->cut)
-        {
-          plan->cut = hole;
-          p->upper = (struct unexec_range) { upper, end };
-        }
-    }
-  if (p->upper.start == 0 && heap)
-    p->upper = p->heap;
-  if (p->upper.start != 0)
-    plan->upper_phdr = slot;
-}
-
-/* The upper segment's program header and section, all but the file
-   offset; the data segment's memory ends where it starts.  Its file
-   part ends after its last non-zero byte.  */
-static void
-plan_upper (struct planner *p)
-{
-  struct unexec_plan *plan = p->plan;
-  if (plan->upper_phdr == UNEXEC_NO_PHDR)
-    return;
-  uintptr_t start = p->upper.start, end = p->upper.end;
-  uintptr_t filled = last_nonzero_end (start, end);
-  if (filled == 0)
-    filled = start;
-  GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
-  *ph = (GElf_Phdr) {
-    .p_type = PT_LOAD, .p_flags = PF_R | PF_W,
-    .p_vaddr = start, .p_paddr = start,
-    .p_filesz = filled - start, .p_memsz = end - start,
-    .p_align = page_size (),
-  };
-  if (start < p->vend)
-    {
-      plan->phdrs[plan->segment].p_memsz = start - p->vstart;
-      if (plan->tail)
-        plan->sections[plan->tail].shdr.sh_size
-          = start - plan->sections[plan->tail].shdr.sh_addr;
-    }
-  plan->upper_section = append_section (plan, UNEXEC_UPPER_NAME);
-  struct unexec_out_section *s = &plan->sections[plan->upper_section];
-  s->shdr = (GElf_Shdr) {
-    .sh_type = filled > start ? SHT_PROGBITS : SHT_NOBITS,
-    .sh_flags = SHF_ALLOC | SHF_WRITE,
-    .sh_addr = start,
-    .sh_size = filled > start ? filled - start : end - start,
-    .sh_addralign = 16,
-  };
-  s->source = filled > start ? UNEXEC_SRC_MEMORY : UNEXEC_SRC_NONE;
-}
-
-/* Put the upper segment's bytes at the first offset from END that
-   agrees with its address modulo the page size; returns the new end.  */
-static uint64_t
-place_upper (struct unexec_plan *plan, uint64_t end)
-{
-  GElf_Phdr *ph = &plan->phdrs[plan->upper_phdr];
-  uint64_t offset = align_up (end, ph->p_align) + ph->p_vaddr % ph->p_align;
-  ph->p_offset = offset;
-  plan->sections[plan->upper_section].shdr.sh_offset = offset;
-  return offset + ph->p_filesz;
-}
-
-/* A piece of file content [start, end), for sorting by offset.  */
-struct piece
-{
-  uint64_t start, end;
-  const char *what;
-  size_t index;
-};
-
-static int
-compare_piece (const void *a, const void *b)
-{
-  const struct piece *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end < y->end ? -1 : x->end > y->end;
-}
-
 /* Lay the sections after the data segment out one after the other, in
    their order, each at its alignment: compressed debug sections
    (mem->compress_debug) are shorter than the room they had.  Only when
@@ -771,16 +517,16 @@ pack_after_segment (struct planner *p, GElf_Off old_end)
   for (size_t i = 0; i < in->phdr_count; i++)
     if (in->phdrs[i].p_offset >= old_end && in->phdrs[i].p_filesz > 0)
       return false;
-  struct piece *order = calloc (in->section_count, sizeof *order);
+  struct unexec_piece *order = calloc (in->section_count, sizeof *order);
   if (order == NULL)
     return false;
   size_t count = 0;
   for (size_t i = 1; i < in->section_count; i++)
     if (after_segment_p (p, i, old_end))
-      order[count++] = (struct piece) {
+      order[count++] = (struct unexec_piece) {
         in->shdrs[i].sh_offset,
         in->shdrs[i].sh_offset + in->shdrs[i].sh_size, "section", i };
-  qsort (order, count, sizeof *order, compare_piece);
+  qsort (order, count, sizeof *order, unexec_compare_piece);
   uint64_t cursor = p->seg->p_offset + (plan->cut - p->vstart);
   for (size_t k = 0; k < count; k++)
     {
@@ -808,7 +554,7 @@ plan_rest (struct planner *p)
   GElf_Off old_end = p->seg->p_offset + p->seg->p_filesz;
   choose_shift (p, old_end);
   plan_phdrs (p, old_end);
-  plan_upper (p);
+  unexec_plan_upper (p);
   bool packed = p->pack && pack_after_segment (p, old_end);
   bool new_names = plan->added_count > 0;
   if (new_names)
@@ -838,7 +584,7 @@ plan_rest (struct planner *p)
       end += plan->names_size;
     }
   if (plan->upper_phdr != UNEXEC_NO_PHDR)
-    end = place_upper (plan, end);
+    end = unexec_place_upper (plan, end);
   plan->shoff = align_up (end, 8);
   plan->file_size = plan->shoff + (uint64_t) plan->section_count * in->ehdr.e_shentsize;
   return DUMPER_OK;
@@ -918,7 +664,7 @@ unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
   if (status == DUMPER_OK)
     status = check_running (&p);
   if (status == DUMPER_OK)
-    status = check_heap (&p);
+    status = unexec_check_heap (&p);
   if (status == DUMPER_OK)
     {
       find_special_ranges (&p);
@@ -942,7 +688,7 @@ unexec_plan_make (struct unexec_plan *plan, const struct unexec_input *in,
                                      ? UNEXEC_SRC_NONE : UNEXEC_SRC_FILE;
         }
       choose_cut (&p);
-      choose_upper (&p, arena);
+      unexec_choose_upper (&p, arena);
       plan_segment_sections (&p);
       status = plan_rest (&p);
     }
@@ -964,127 +710,4 @@ unexec_plan_free (struct unexec_plan *plan)
   free (plan->names);
   free (plan->captured);
   memset (plan, 0, sizeof *plan);
-}
-
-/* ------------------------------------------------------------------ */
-/* The layout check.  */
-
-/* File contents must not overlap and must lie inside the file.  */
-static bool
-check_pieces (const GElf_Ehdr *ehdr, size_t phdr_count, const GElf_Shdr *shdrs,
-              size_t section_count, uint64_t file_size, char *detail,
-              size_t detail_size)
-{
-  struct piece *pieces = calloc (section_count + 3, sizeof *pieces);
-  if (pieces == NULL)
-    {
-      snprintf (detail, detail_size, "out of memory");
-      return false;
-    }
-  size_t n = 0;
-  pieces[n++] = (struct piece) { 0, ehdr->e_ehsize, "ELF header", 0 };
-  pieces[n++] = (struct piece) { ehdr->e_phoff,
-                                 ehdr->e_phoff + phdr_count * ehdr->e_phentsize,
-                                 "program headers", 0 };
-  pieces[n++] = (struct piece) { ehdr->e_shoff,
-                                 ehdr->e_shoff + section_count * ehdr->e_shentsize,
-                                 "section headers", 0 };
-  for (size_t i = 1; i < section_count; i++)
-    if (shdrs[i].sh_type != SHT_NOBITS && shdrs[i].sh_size > 0)
-      pieces[n++] = (struct piece) { shdrs[i].sh_offset,
-                                     shdrs[i].sh_offset + shdrs[i].sh_size,
-                                     "section", i };
-  qsort (pieces, n, sizeof *pieces, compare_piece);
-  bool ok = true;
-  for (size_t k = 0; k < n && ok; k++)
-    {
-      if (pieces[k].end > file_size || pieces[k].end < pieces[k].start)
-        {
-          snprintf (detail, detail_size, "%s %zu [%#lx, %#lx) is outside "
-                    "the file of %#lx bytes", pieces[k].what, pieces[k].index,
-                    (unsigned long) pieces[k].start,
-                    (unsigned long) pieces[k].end, (unsigned long) file_size);
-          ok = false;
-        }
-      else if (k > 0 && pieces[k].start < pieces[k - 1].end)
-        {
-          snprintf (detail, detail_size, "%s %zu at %#lx overlaps %s %zu",
-                    pieces[k].what, pieces[k].index,
-                    (unsigned long) pieces[k].start, pieces[k - 1].what,
-                    pieces[k - 1].index);
-          ok = false;
-        }
-    }
-  free (pieces);
-  return ok;
-}
-
-/* Allocated sections must agree with the PT_LOAD holding them: file
-   bytes exactly where the segment maps them, NOBITS only past its file
-   part.  */
-static bool
-check_section_in_load (const GElf_Phdr *ph, const GElf_Shdr *s, size_t index,
-                       char *detail, size_t detail_size)
-{
-  if ((s->sh_flags & SHF_TLS) && s->sh_type == SHT_NOBITS)
-    return true;
-  if (s->sh_addr < ph->p_vaddr || s->sh_addr + s->sh_size > ph->p_vaddr + ph->p_memsz
-      || (s->sh_size == 0 && s->sh_addr == ph->p_vaddr + ph->p_memsz))
-    return true;                /* not in this segment */
-  GElf_Addr file_end = ph->p_vaddr + ph->p_filesz;
-  if (s->sh_type == SHT_NOBITS)
-    {
-      if (s->sh_addr < file_end && s->sh_size > 0)
-        {
-          snprintf (detail, detail_size, "NOBITS section %zu at %#lx lies in "
-                    "the file part of its segment (ends %#lx)", index,
-                    (unsigned long) s->sh_addr, (unsigned long) file_end);
-          return false;
-        }
-      return true;
-    }
-  if (s->sh_addr + s->sh_size > file_end
-      || s->sh_offset != ph->p_offset + (s->sh_addr - ph->p_vaddr))
-    {
-      snprintf (detail, detail_size, "section %zu (address %#lx, offset "
-                "%#lx) is not where its segment maps it", index,
-                (unsigned long) s->sh_addr, (unsigned long) s->sh_offset);
-      return false;
-    }
-  return true;
-}
-
-bool
-unexec_layout_check (const GElf_Ehdr *ehdr, const GElf_Phdr *phdrs,
-                     size_t phdr_count, const GElf_Shdr *shdrs,
-                     size_t section_count, uint64_t file_size, char *detail,
-                     size_t detail_size)
-{
-  for (size_t i = 0; i < phdr_count; i++)
-    {
-      const GElf_Phdr *ph = &phdrs[i];
-      if (ph->p_filesz > ph->p_memsz || ph->p_offset + ph->p_filesz > file_size)
-        {
-          snprintf (detail, detail_size, "program header %zu: file size "
-                    "%#lx at %#lx does not fit", i,
-                    (unsigned long) ph->p_filesz, (unsigned long) ph->p_offset);
-          return false;
-        }
-      if (ph->p_type != PT_LOAD)
-        continue;
-      if (ph->p_align > 1 && ph->p_offset % ph->p_align != ph->p_vaddr % ph->p_align)
-        {
-          snprintf (detail, detail_size, "segment %zu: offset %#lx and "
-                    "address %#lx disagree modulo %#lx", i,
-                    (unsigned long) ph->p_offset, (unsigned long) ph->p_vaddr,
-                    (unsigned long) ph->p_align);
-          return false;
-        }
-      for (size_t s = 1; s < section_count; s++)
-        if ((shdrs[s].sh_flags & SHF_ALLOC)
-            && !check_section_in_load (ph, &shdrs[s], s, detail, detail_size))
-          return false;
-    }
-  return check_pieces (ehdr, phdr_count, shdrs, section_count, file_size,
-                       detail, detail_size);
 }
