@@ -41,10 +41,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <link.h>
-#include <sys/auxv.h>
-#include <unistd.h>
 
+#include "common/os.h"
 #include "plan.h"
 
 static bool
@@ -132,14 +130,16 @@ find_segment (struct planner *p, const struct unexec_arena_view *arena)
 }
 
 /* The file must be the running program: its program headers must be
-   where the kernel says the running program's are.  */
+   where the dynamic loader says the main program's are (common/os.c;
+   for a non-PIE, the address the kernel gave it in AT_PHDR).  */
 static enum dumper_status
 check_running (const struct planner *p)
 {
   const struct unexec_input *in = p->in;
-  unsigned long at_phdr = getauxval (AT_PHDR);
-  if (at_phdr == 0)
-    return DUMPER_OK;          /* the kernel did not say; nothing to compare */
+  struct common_program program;
+  if (!common_main_program (&program))
+    return DUMPER_OK;          /* the loader did not say; nothing to compare */
+  unsigned long at_phdr = (unsigned long) (uintptr_t) program.phdr;
   GElf_Addr expected = 0;
   for (size_t i = 0; i < in->phdr_count; i++)
     {
@@ -158,8 +158,8 @@ check_running (const struct planner *p)
                         "program's are at %#lx)", in->path,
                         (unsigned long) expected, at_phdr);
   /* Every non-PIE has them at the same address: compare them too.  */
-  const ElfW (Phdr) *running = (const ElfW (Phdr) *) at_phdr;
-  bool same = getauxval (AT_PHNUM) == in->phdr_count;
+  const ElfW (Phdr) *running = program.phdr;
+  bool same = (size_t) program.phnum == in->phdr_count;
   for (size_t i = 0; same && i < in->phdr_count; i++)
     same = running[i].p_type == in->phdrs[i].p_type
            && running[i].p_vaddr == in->phdrs[i].p_vaddr

@@ -19,19 +19,12 @@
 #include <config.h>
 
 #include <string.h>
-#include <unistd.h>
 
+#include "common/os.h"
 #include "plan.h"
 
 /* A zero run in .bss shorter than this stays in the file.  */
 #define UNEXEC_MIN_HOLE ((uintptr_t) 256 * 1024)
-
-static uintptr_t
-page_size (void)
-{
-  long size = sysconf (_SC_PAGESIZE);
-  return size > 0 ? (uintptr_t) size : 4096;
-}
 
 /* A program header the upper PT_LOAD may take: after every PT_LOAD
    (they must stay in address order), and either PT_NULL or a PT_NOTE
@@ -74,7 +67,7 @@ unexec_check_heap (struct planner *p)
                           "again is not supported", in->path);
   if (p->heap.start >= p->heap.end)
     return DUMPER_OK;
-  uintptr_t expected = align_up (p->vend, page_size ());
+  uintptr_t expected = align_up (p->vend, common_page_size ());
   if (p->heap.start != expected)
     return unexec_fail (p->detail, DUMPER_E_EXE,
                         "%s: the brk heap [%#lx, %#lx) does not start where "
@@ -145,7 +138,7 @@ unexec_choose_upper (struct planner *p, const struct unexec_arena_view *arena)
     {
       struct unexec_range run = longest_zero_run (l->start, l->end);
       uintptr_t hole = align_up (run.start, 16);
-      uintptr_t upper = run.end & ~(page_size () - 1);
+      uintptr_t upper = run.end & ~(common_page_size () - 1);
       if (run.start > l->start && upper > hole
           && upper - hole >= UNEXEC_MIN_HOLE && hole < plan->cut)
         {
@@ -177,7 +170,7 @@ unexec_plan_upper (struct planner *p)
     .p_type = PT_LOAD, .p_flags = PF_R | PF_W,
     .p_vaddr = start, .p_paddr = start,
     .p_filesz = filled - start, .p_memsz = end - start,
-    .p_align = page_size (),
+    .p_align = common_page_size (),
   };
   if (start < p->vend)
     {
