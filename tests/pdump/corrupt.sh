@@ -237,7 +237,9 @@ cp "$T/good-embedded" "$T/emb-strtype"
 put_le "$T/emb-strtype" `expr $e_shoff + $e_shstrndx \* $shent + 4` 4 1   # PROGBITS
 expect_start "embedded: a section name table that is not SHT_STRTAB" 93 "$T/emb-strtype" "section name table is damaged"
 cp "$T/good-embedded" "$T/emb-strsize"
-put_le "$T/emb-strsize" `expr $e_shoff + $e_shstrndx \* $shent + $sh_size_field` $shoff_size `expr $esz + 1`
+str_shdr=`expr $e_shoff + $e_shstrndx \* $shent`
+str_offset=`od -An -t u$shoff_size -j \`expr $str_shdr + $sh_size_field - $shoff_size\` -N $shoff_size "$T/good-embedded" | tr -d ' '`
+put_le "$T/emb-strsize" `expr $str_shdr + $sh_size_field` $shoff_size `expr $esz - $str_offset + 1`
 expect_start "embedded: a section name table one byte past the file" 93 "$T/emb-strsize" "section name table is damaged"
 cp "$T/good-embedded" "$T/emb-bad"
 eoff=`readelf -SW "$T/good-embedded" | sed -n 's/.*\.pdump *PROGBITS *[0-9a-f]* \([0-9a-f]*\).*/\1/p'`
