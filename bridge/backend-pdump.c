@@ -281,7 +281,18 @@ dump_pdump (const char *output)
   return st;
 }
 
+/* bridge_backend.image_room.  */
+static bool
+image_room (uintptr_t address, size_t *room)
+{
+  if (!pdump_object_p ((const void *) address))
+    return false;
+  *room = pdump_range_.end - address;
+  return true;
+}
+
 const struct bridge_backend bridge_backend = {
   .configure = "--with-dumper=pdumper", .temacs = "pdump",
-  .loads_files = true, .start = start_pdump, .dump = dump_pdump
+  .loads_files = true, .start = start_pdump, .dump = dump_pdump,
+  .parse_codec = pdump_codec_parse, .image_room = image_room
 };

@@ -12,6 +12,8 @@
 #define DUMPER_BRIDGE_BACKEND_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <dumper/dumper.h>
 
@@ -49,6 +51,14 @@ struct bridge_backend
      checks (asked for at start-up, initialised, an output named);
      includes the pre-dump reference check.  NULL: cannot dump.  */
   enum dumper_status (*dump) (const char *output);
+  /* Parse a compression specification (pdump_codec_parse), or NULL
+     when this back end writes no compressed images.  */
+  bool (*parse_codec) (const char *spec, unsigned *codec, int *level,
+                       char *detail, size_t detail_size);
+  /* For an ADDRESS inside a loaded image object: true, with the bytes
+     from it to the end of the image in *ROOM (the loader knows no finer
+     extent).  NULL when no image is ever loaded.  */
+  bool (*image_room) (uintptr_t address, size_t *room);
 };
 
 extern const struct bridge_backend bridge_backend;

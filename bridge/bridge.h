@@ -234,6 +234,10 @@ void bridge_alloc_blocks_release (void);
    against the block).  */
 bool bridge_alloc_block_size (uintptr_t address, size_t *size);
 
+/* The allocator's realloc (alloc-arena.c or alloc-malloc.c), for a
+   block that is not an image object.  */
+void *bridge_realloc_block (void *ptr, size_t size);
+
 /* The live block whose bytes hold ADDRESS: its start and size (the
    arena's exact size; with malloc, the usable size malloc reports).
    False when there is none.  Slow: for error messages.  */
