@@ -51,6 +51,21 @@ reason (struct pdump_boot *b, const char *fmt, ...)
   return false;
 }
 
+/* This user (the effective uid), asked once a load: every check of
+   the directory, the base, the cache and its stamp compares owners with
+   it, five system calls where one does (issue 33, the fixed cost of a
+   start).  Not once a process: the uid may change between loads.  */
+static uid_t
+user_of (struct pdump_boot *b)
+{
+  if (!b->uid_known)
+    {
+      b->uid = geteuid ();
+      b->uid_known = true;
+    }
+  return b->uid;
+}
+
 /* PATH is a directory of this user that no one else may enter.  When
    not, false with the reason and errno ENOENT only if there is nothing
    at PATH (make_dir then creates it).  */
@@ -68,9 +83,9 @@ private_dir (struct pdump_boot *b, const char *path)
   errno = EEXIST;   /* every refusal below: something is there */
   if (!S_ISDIR (st.st_mode))
     return reason (b, "%s is not a directory", path);
-  if (st.st_uid != geteuid ())
+  if (st.st_uid != user_of (b))
     return reason (b, "%s is owned by uid %u, not by this user (%u)", path,
-                   (unsigned) st.st_uid, (unsigned) geteuid ());
+                   (unsigned) st.st_uid, (unsigned) user_of (b));
   if (st.st_mode & 077)
     return reason (b, "%s has mode %03o: group or others have access", path,
                    (unsigned) (st.st_mode & 0777));
@@ -91,19 +106,19 @@ open_entry (const char *path)
 }
 
 /* The text of the small file PATH into TEXT (NUL-terminated): false
-   unless it is a regular file of this user that no one else may read or
+   unless it is a regular file of user UID that no one else may read or
    write (not followed if a symbolic link) and not empty; then errno is
    ENOENT only when there is no such file (boot_base replaces anything
    else).  */
 static bool
-read_private (const char *path, char *text, size_t size)
+read_private (const char *path, uid_t uid, char *text, size_t size)
 {
   int fd = open_entry (path);
   if (fd < 0)
     return false;
   struct stat st;
   ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-              && st.st_uid == geteuid () && !(st.st_mode & 077)
+              && st.st_uid == uid && !(st.st_mode & 077)
               ? read (fd, text, size - 1) : -1;
   close (fd);
   if (n <= 0)
@@ -173,7 +188,7 @@ boot_base (struct pdump_boot *b)
       char text[128] = "", file_id[40];
       uint64_t base;
       errno = 0;
-      bool exists = read_private (path, text, sizeof text) || errno != ENOENT;
+      bool exists = read_private (path, user_of (b), text, sizeof text) || errno != ENOENT;
       if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
           && strcmp (file_id, id) == 0 && base != 0 && base % BOOT_ALIGN == 0)
         {
@@ -219,7 +234,7 @@ make_dir (struct pdump_boot *b, const char *parent, const char *label,
         return false;
     }
   else if (lstat (parent, &st) != 0 || !S_ISDIR (st.st_mode)
-           || !((st.st_uid == geteuid () && !(st.st_mode & 022))
+           || !((st.st_uid == user_of (b) && !(st.st_mode & 022))
                 || (st.st_uid == 0 && (st.st_mode & S_ISVTX))))
     return reason (b, "%s is not a directory of this user, nor a sticky "
                    "directory of root", parent);
@@ -259,7 +274,7 @@ user_dir (struct pdump_boot *b, char *dir, size_t size)
   if (tmp == NULL || tmp[0] != '/')
     tmp = "/tmp";
   char name[32];
-  snprintf (name, sizeof name, "dumper-%u", (unsigned) geteuid ());
+  snprintf (name, sizeof name, "dumper-%u", (unsigned) user_of (b));
   b->dir_is_xdg = false;
   if (make_dir (b, tmp, "TMPDIR", name, false, dir, size))
     return true;
@@ -360,7 +375,7 @@ stamped (struct pdump_boot *b, const struct stat *st, const char **bad)
   char path[sizeof b->cache + 8], want[256], have[256] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
   *bad = "changed since it was written, or not stamped";
-  if (!read_private (path, have, sizeof have))
+  if (!read_private (path, user_of (b), have, sizeof have))
     return false;
   stamp_text (b, st, want, sizeof want);
   if (strcmp (want, have) == 0)
@@ -396,7 +411,7 @@ stamp (struct pdump_boot *b)
 }
 
 int
-pdump_boot_open (struct pdump_boot *b)
+pdump_boot_open (struct pdump_boot *b, struct stat *st)
 {
   int fd = open_entry (b->cache);
   if (fd < 0)
@@ -405,17 +420,16 @@ pdump_boot_open (struct pdump_boot *b)
               b->cache, strerror (errno));
       return -1;
     }
-  struct stat st;
   const char *bad = NULL;
-  if (fstat (fd, &st) != 0)
+  if (fstat (fd, st) != 0)
     bad = strerror (errno);
-  else if (!S_ISREG (st.st_mode))
+  else if (!S_ISREG (st->st_mode))
     bad = "not a regular file";
-  else if (st.st_uid != geteuid ())
+  else if (st->st_uid != user_of (b))
     bad = "owned by another user";
-  else if (st.st_mode & 077)
+  else if (st->st_mode & 077)
     bad = "group or others have access";
-  else if (stamped (b, &st, &bad))
+  else if (stamped (b, st, &bad))
     bad = NULL;
   if (bad == NULL)
     return fd;
@@ -602,7 +616,7 @@ pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
     return -1;
   if (!cold_text (st, want, sizeof want))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id") - 1;
-  return read_private (path, have, sizeof have) && strcmp (want, have) == 0;
+  return read_private (path, user_of (b), have, sizeof have) && strcmp (want, have) == 0;
 }
 
 void
