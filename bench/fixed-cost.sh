@@ -24,7 +24,7 @@
 # Then the breakdown of the difference: system calls by name, counted
 # with strace -f for both starts of each build (the calls only the image
 # start makes, or makes more often), and toyhost's own load phases
-# (--stats).  With PERF=1 also perf's CPU samples of 200 starts of each,
+# (--stats, medians of 21 starts).  With PERF=1 also perf's CPU samples of 200 starts of each,
 # by shared object.
 
 set -u
@@ -201,10 +201,14 @@ fi
 while read -r tag host; do
   [ $host = toy ] || continue
   d=$B; [ $tag = today ] && d=$TODAY
-  echo
-  echo "$tag toyhost's load phases (--stats, one start from the cache):"
-  "$d/tests/pdump/toyhost" --dump-file="$T/$tag-toy.pdmp" --stats \
-    | grep -E '^(load|phases):'
+  for i in `seq 21`; do
+    "$d/tests/pdump/toyhost" --dump-file="$T/$tag-toy.pdmp" --stats
+  done | awk '/^load:/ { for (i = 1; i <= NF; i++) if ($i == "ms,") t[n++] = $(i - 1) }
+      /^phases:/ { o[m] = $3; p[m] = $5; v[m] = $7; r[m] = $9; s[m] = $11; h[m] = $13; f[m++] = $15 }
+      function med (a, k,   i, j, x) { for (i = 0; i < k; i++) for (j = i + 1; j < k; j++)
+          if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }; return a[int ((k - 1) / 2)] }
+      END { printf "\n%s toyhost load from the cache, medians of %d (--stats): total %s ms: open %s, map %s, verify %s, relocate %s, restore %s, hooks %s ms; %s minor faults\n",
+              tag, m, med(t, n), med(o, m), med(p, m), med(v, m), med(r, m), med(s, m), med(h, m), med(f, m) }' tag=$tag
 done < "$T/rows"
 
 if [ "${PERF:-0}" = 1 ] && command -v perf > /dev/null 2>&1; then
