@@ -485,6 +485,8 @@ boot_dir_note (const struct load *l)
   return note;
 }
 
+static void publish_stats (struct load *l);
+
 /* Step: keep HOT and COLD, give back the rest and the alignment slack,
    and make the image the process's.  */
 static void
@@ -529,7 +531,17 @@ commit (struct load *l)
   pdump_range_.end = pdump_range_.start + span;
   pdump_range_.mark_bits = l->marks;
   pdump_mark_bytes_ = l->mark_bytes;
+  publish_stats (l);
+}
 
+/* The last of commit: the load's statistics, published for
+   pdump_stats () with copies of the reasons a later load reuses.  */
+static void
+publish_stats (struct load *l)
+{
+  const struct pdump_view *view = &l->view;
+  const struct placement *place = &l->place;
+  uint64_t size = view->header.image_size;
   struct pdump_stats *stats = &l->stats;
   stats->loaded = true;
   stats->mapped = place->method == PDUMP_LOAD_HYBRID
@@ -561,7 +573,7 @@ commit (struct load *l)
                      : l->fell_back || l->req->base_mode != DUMPER_BASE_RANDOM
                      ? PDUMP_PLACED_FALLBACK : PDUMP_PLACED_RANDOM;
   stats->preferred_base = view->header.preferred_base;
-  stats->base = (uintptr_t) base;
+  stats->base = (uintptr_t) place->base;
   /* A copy: a later check-only load (the writer's self-check) reuses
      pdump_base_reason.  */
   static char published_reason[sizeof pdump_base_reason];
