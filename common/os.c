@@ -293,7 +293,7 @@ common_random_bytes (void *buf, size_t size)
 }
 
 bool
-common_private_dir (const char *path, char *why, size_t size)
+common_private_dir (const char *path, uid_t user, char *why, size_t size)
 {
   struct stat st;
   if (lstat (path, &st) != 0)
@@ -306,9 +306,9 @@ common_private_dir (const char *path, char *why, size_t size)
   errno = EEXIST;   /* every refusal below: something is there */
   if (!S_ISDIR (st.st_mode))
     snprintf (why, size, "%s is not a directory", path);
-  else if (st.st_uid != geteuid ())
+  else if (st.st_uid != user)
     snprintf (why, size, "%s is owned by uid %u, not by this user (%u)", path,
-              (unsigned) st.st_uid, (unsigned) geteuid ());
+              (unsigned) st.st_uid, (unsigned) user);
   else if (st.st_mode & 077)
     snprintf (why, size, "%s has mode %03o: group or others have access",
               path, (unsigned) (st.st_mode & 0777));
@@ -318,11 +318,11 @@ common_private_dir (const char *path, char *why, size_t size)
 }
 
 bool
-common_shared_parent_dir (const char *path)
+common_shared_parent_dir (const char *path, uid_t user)
 {
   struct stat st;
   return lstat (path, &st) == 0 && S_ISDIR (st.st_mode)
-         && ((st.st_uid == geteuid () && !(st.st_mode & 022))
+         && ((st.st_uid == user && !(st.st_mode & 022))
              || (st.st_uid == 0 && (st.st_mode & S_ISVTX)));
 }
 
@@ -333,14 +333,14 @@ common_open_entry (const char *path)
 }
 
 bool
-common_read_private (const char *path, char *text, size_t size)
+common_read_private (const char *path, uid_t user, char *text, size_t size)
 {
   int fd = common_open_entry (path);
   if (fd < 0)
     return false;
   struct stat st;
   ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-              && st.st_uid == geteuid () && !(st.st_mode & 077)
+              && st.st_uid == user && !(st.st_mode & 077)
               ? read (fd, text, size - 1) : -1;
   close (fd);
   if (n <= 0)

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The size of a page of memory (sysconf); 4096 where it cannot be
    read.  */
@@ -99,19 +100,21 @@ bool common_boot_id (char id[40]);
    entropy pool; false when it gives fewer.  */
 bool common_random_bytes (void *buf, size_t size);
 
-/* Whether PATH is a directory of this user (the effective uid) that no
+/* Whether PATH is a directory of USER (the caller's effective uid, asked
+   once by the caller: geteuid is a system call) that no
    one else may enter: not a symbolic link (not followed), no group or
    other permission bits.  When not, false with the reason (naming PATH)
    in WHY, and errno ENOENT only when there is nothing at PATH (the
    caller may then create it), EEXIST when something there is refused,
    or lstat's error.  */
-bool common_private_dir (const char *path, char *why, size_t size);
+bool common_private_dir (const char *path, uid_t user, char *why,
+                         size_t size);
 
 /* Whether PATH is a directory in which no other user can rename or
-   remove what this user makes there: this user's, not writable by
+   remove what USER makes there: USER's, not writable by
    group or others, or root's with the sticky bit (/tmp).  Not followed
    if a symbolic link.  */
-bool common_shared_parent_dir (const char *path);
+bool common_shared_parent_dir (const char *path, uid_t user);
 
 /* Open PATH to read, without following a symbolic link and without
    waiting: a FIFO (which anyone who can write the directory can make)
@@ -122,10 +125,11 @@ bool common_shared_parent_dir (const char *path);
 int common_open_entry (const char *path);
 
 /* The text of the small file PATH into TEXT (SIZE bytes, NUL-terminated):
-   false unless it is a regular file of this user that no one else may
+   false unless it is a regular file of USER that no one else may
    read or write (not followed if a symbolic link) and not empty; then
    errno is ENOENT only when there is no such file.  */
-bool common_read_private (const char *path, char *text, size_t size);
+bool common_read_private (const char *path, uid_t user, char *text,
+                          size_t size);
 
 /* Take the exclusive lock of the file PATH (created mode 0600 when
    missing; a symbolic link not followed) without waiting.  Returns the

@@ -56,13 +56,28 @@ reason (struct pdump_boot *b, const char *fmt, ...)
   return false;
 }
 
+/* This user (the effective uid), asked once a load: every check of
+   the directory, the base, the cache and its stamp compares owners with
+   it, five system calls where one does (issue 33, the fixed cost of a
+   start).  Not once a process: the uid may change between loads.  */
+static uid_t
+user_of (struct pdump_boot *b)
+{
+  if (!b->uid_known)
+    {
+      b->uid = geteuid ();
+      b->uid_known = true;
+    }
+  return b->uid;
+}
+
 /* PATH is a directory of this user that no one else may enter
    (common_private_dir).  When not, false with the reason and errno
    ENOENT only if there is nothing at PATH (make_dir then creates it).  */
 static bool
 private_dir (struct pdump_boot *b, const char *path)
 {
-  return common_private_dir (path, b->reason, sizeof b->reason);
+  return common_private_dir (path, user_of (b), b->reason, sizeof b->reason);
 }
 
 /* A new random base, in a range the kernel's layout leaves free with
@@ -108,7 +123,7 @@ boot_base (struct pdump_boot *b)
       char text[128] = "", file_id[40];
       uint64_t base;
       errno = 0;
-      bool exists = common_read_private (path, text, sizeof text)
+      bool exists = common_read_private (path, user_of (b), text, sizeof text)
                     || errno != ENOENT;
       if (sscanf (text, "%39s %" SCNx64, file_id, &base) == 2
           && strcmp (file_id, id) == 0 && base != 0
@@ -154,7 +169,7 @@ make_dir (struct pdump_boot *b, const char *parent, const char *label,
       if (!private_dir (b, parent))
         return false;
     }
-  else if (!common_shared_parent_dir (parent))
+  else if (!common_shared_parent_dir (parent, user_of (b)))
     return reason (b, "%s is not a directory of this user, nor a sticky "
                    "directory of root", parent);
   if ((size_t) snprintf (dir, size, "%s/%s", parent, name) >= size)
@@ -193,7 +208,7 @@ user_dir (struct pdump_boot *b, char *dir, size_t size)
   if (tmp == NULL || tmp[0] != '/')
     tmp = "/tmp";
   char name[32];
-  snprintf (name, sizeof name, "dumper-%u", (unsigned) geteuid ());
+  snprintf (name, sizeof name, "dumper-%u", (unsigned) user_of (b));
   b->dir_is_xdg = false;
   if (make_dir (b, tmp, "TMPDIR", name, false, dir, size))
     return true;
@@ -294,7 +309,7 @@ stamped (struct pdump_boot *b, const struct stat *st, const char **bad)
   char path[sizeof b->cache + 8], want[256], have[256] = "";
   snprintf (path, sizeof path, "%s.stamp", b->cache);
   *bad = "changed since it was written, or not stamped";
-  if (!common_read_private (path, have, sizeof have))
+  if (!common_read_private (path, user_of (b), have, sizeof have))
     return false;
   stamp_text (b, st, want, sizeof want);
   if (strcmp (want, have) == 0)
@@ -330,7 +345,7 @@ stamp (struct pdump_boot *b)
 }
 
 int
-pdump_boot_open (struct pdump_boot *b)
+pdump_boot_open (struct pdump_boot *b, struct stat *st)
 {
   int fd = common_open_entry (b->cache);
   if (fd < 0)
@@ -339,17 +354,16 @@ pdump_boot_open (struct pdump_boot *b)
               b->cache, strerror (errno));
       return -1;
     }
-  struct stat st;
   const char *bad = NULL;
-  if (fstat (fd, &st) != 0)
+  if (fstat (fd, st) != 0)
     bad = strerror (errno);
-  else if (!S_ISREG (st.st_mode))
+  else if (!S_ISREG (st->st_mode))
     bad = "not a regular file";
-  else if (st.st_uid != geteuid ())
+  else if (st->st_uid != user_of (b))
     bad = "owned by another user";
-  else if (st.st_mode & 077)
+  else if (st->st_mode & 077)
     bad = "group or others have access";
-  else if (stamped (b, &st, &bad))
+  else if (stamped (b, st, &bad))
     bad = NULL;
   if (bad == NULL)
     return fd;
@@ -532,7 +546,7 @@ pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
     return -1;
   if (!cold_text (st, want, sizeof want))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id") - 1;
-  return common_read_private (path, have, sizeof have)
+  return common_read_private (path, user_of (b), have, sizeof have)
          && strcmp (want, have) == 0;
 }
 

@@ -69,6 +69,8 @@ struct pdump_boot
   bool dir_is_xdg;            /* dir is $XDG_RUNTIME_DIR/dumper, not the
                                  $TMPDIR fallback */
   int lock_fd;                /* DIR/lock, held while writing; -1 */
+  bool uid_known;             /* uid read (user_of in bootcache.c) */
+  uid_t uid;                  /* geteuid (), once a load */
   const struct stat *image;   /* the image file's status (setup) */
   char prefix[24];            /* "PATHSUM-": every cache of this image */
   struct common_atomic out;   /* a cache being written */
@@ -97,9 +99,11 @@ void pdump_boot_init (struct pdump_boot *b, const char *runtime_dir,
 bool pdump_boot_setup (struct pdump_boot *b, const char *image_path,
                        uint64_t image_sum, const struct stat *image);
 
-/* Open the cache and check its owner and mode: a descriptor, or -1
-   with B->reason (no cache yet, or one that may not be trusted).  */
-int pdump_boot_open (struct pdump_boot *b);
+/* Open the cache and check its owner and mode: a descriptor, with the
+   file's status in *ST (the caller needs its size: one fstat, not two),
+   or -1 with B->reason (no cache yet, or one that may not be
+   trusted).  */
+int pdump_boot_open (struct pdump_boot *b, struct stat *st);
 
 /* Whether the cache whose validated header is CACHE is IMAGE relocated
    to B->base: the same sections, sizes, counts and checksums but HOT's,

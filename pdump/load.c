@@ -22,9 +22,9 @@
    load, load.h; the first failure discards what the earlier ones
    took): placement is place.c's, verification loadcheck.c's, the
    tables and statics restore.c's.  Where the time goes (pdump_stats):
-     open_file, find_image, read_header
-               open      open, find an embedded image, read the first
-                         page, check the header, fingerprint
+     open_file, read_header
+               open      open, read the first page, find an embedded
+                         image, check the header, fingerprint
      place_image (place.c)
                map       map the file MAP_PRIVATE, or read it into
                          anonymous memory (mapping fails or
@@ -200,18 +200,13 @@ open_file (struct load *l)
   return DUMPER_OK;
 }
 
-/* Step: the image is the file, or a section of it (an executable
-   written by dumper-embed: at start-up, or named by --dump-file).  */
+/* The image is a section of the file (an executable written by
+   dumper-embed: at start-up, or named by --dump-file): its offset and
+   size into l->place.origin and l->length.  */
 static enum dumper_status
-find_image (struct load *l)
+find_embedded (struct load *l)
 {
   const struct pdump_load_request *req = l->req;
-  unsigned char elf_magic[4];
-  if (!req->embedded
-      && !(l->length >= sizeof elf_magic
-           && pdump_read_exact (l->place.fd, elf_magic, sizeof elf_magic, 0)
-           && memcmp (elf_magic, "\177ELF", 4) == 0))
-    return DUMPER_OK;
   struct pdump_embedded em;
   enum dumper_status es = pdump_find_embedded (l->place.fd, req->path, &em,
                                                req->detail, req->detail_size);
@@ -232,15 +227,36 @@ find_image (struct load *l)
   (sizeof (struct pdump_header) \
    + PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section))
 
-/* Step: the header and section table, which sit in the first page.  */
+/* The image's first bytes (at l->place.origin, up to HEADER_BYTES) into
+   FIRST, their count into *AVAILABLE; false when the read fails.  */
+static bool
+read_first (struct load *l, unsigned char *first, size_t *available)
+{
+  *available = l->length < HEADER_BYTES ? (size_t) l->length : HEADER_BYTES;
+  return *available == 0
+         || pdump_read_exact (l->place.fd, first, *available, l->place.origin);
+}
+
+/* Step: the header and section table, which sit in the first page.  The
+   image is the file, or a section of it (an executable, known by its
+   ELF magic in the same read: a start makes one read for magic and
+   header, not two).  */
 static enum dumper_status
 read_header (struct load *l)
 {
   const struct pdump_load_request *req = l->req;
   unsigned char first[HEADER_BYTES];
-  size_t available = l->length < sizeof first ? (size_t) l->length : sizeof first;
-  if (available && !pdump_read_exact (l->place.fd, first, available,
-                                      l->place.origin))
+  size_t available = 0;
+  bool read_ok = req->embedded || read_first (l, first, &available);
+  if (req->embedded
+      || (read_ok && available >= 4 && memcmp (first, "\177ELF", 4) == 0))
+    {
+      enum dumper_status es = find_embedded (l);
+      if (es != DUMPER_OK)
+        return es;
+      read_ok = read_first (l, first, &available);
+    }
+  if (!read_ok)
     return pdump_fail_file (req, DUMPER_E_IO, "cannot read the image", errno);
   enum dumper_status status
     = pdump_check_header (first, available, l->length, req->fingerprint,
@@ -294,15 +310,15 @@ boot_prepare (struct load *l)
   if (!pdump_boot_setup (&l->boot, req->path, l->view.header.header_checksum,
                          &l->image_stat))
     return DUMPER_OK;
-  int fd = pdump_boot_open (&l->boot);
+  struct stat st;
+  int fd = pdump_boot_open (&l->boot, &st);
   if (fd >= 0)
     {
       unsigned char first[HEADER_BYTES];
-      struct stat st;
       struct pdump_view cache;
       char detail[512];
       snprintf (detail, sizeof detail, "cannot read its header");
-      bool header_ok = fstat (fd, &st) == 0 && st.st_size >= (off_t) sizeof first
+      bool header_ok = st.st_size >= (off_t) sizeof first
         && pdump_read_exact (fd, first, sizeof first, 0)
         && pdump_check_header (first, sizeof first, (uint64_t) st.st_size,
                                req->fingerprint, l->boot.cache, &cache,
@@ -583,8 +599,6 @@ static enum dumper_status
 load_image (struct load *l, struct bus_guard *guard)
 {
   enum dumper_status status = open_file (l);
-  if (status == DUMPER_OK)
-    status = find_image (l);
   if (status == DUMPER_OK)
     status = read_header (l);
   if (status == DUMPER_OK)

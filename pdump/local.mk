@@ -12,14 +12,14 @@ PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
 
 # Tests of the portable dumper.
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
-CHECK_PROGRAMS += tests/pdump/test_check
+CHECK_PROGRAMS += tests/pdump/test_check tests/pdump/test_hash
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
   tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh tests/pdump/cold.sh \
   tests/pdump/compress.sh tests/pdump/mixmodes.sh tests/pdump/mutkill.sh
 CHECK_SCRIPTS += tests/pdump/mutkill-verify.sh
 
-tests/pdump/toyhost.o tests/pdump/test_check.o: config.h $(GENERATED_HEADERS)
-tests/pdump/test_check.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
+tests/pdump/toyhost.o tests/pdump/test_check.o tests/pdump/test_hash.o: config.h $(GENERATED_HEADERS)
+tests/pdump/test_check.o tests/pdump/test_hash.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
 tests/pdump/toyhost: tests/pdump/toyhost.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost.o libdumper.a $(LIB_DEPLIBS) -lm
@@ -44,6 +44,10 @@ tests/pdump/patch-image: tests/pdump/patch-image.o $(PDUMP_FORMAT_OBJS) libdumpe
 
 tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)
+
+# pdump/hash.h's baseline or dispatched XXH3 (issue 33).
+tests/pdump/test_hash: tests/pdump/test_hash.o
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_hash.o $(CMOCKA_LIBS) $(XXHASH_LIBS)
 
 # The image checks at their edges, and the boot cache's checks one at a
 # time (issue 36).

@@ -141,4 +141,46 @@ for spec in lz4:1 lz4 lz4:12; do
   then pass; else fail "status $st: `cat "$T/err"`"; fi
 done
 
+
+# The codecs are loaded when first needed (pdump/codec.c, dlopen), not
+# linked: a start from a plain image maps neither library (LD_DEBUG=files
+# names every object the dynamic loader maps), one from an LZ4 image maps
+# liblz4 then.  A codec library that cannot be used fails only what needs
+# it, naming it: a stand-in liblz4.so.1 without liblz4's functions, found
+# first through LD_LIBRARY_PATH.
+dump none "$T/plain.pdmp" || { cat "$T/dump.out"; exit 1; }
+begin "a start from a plain image maps no codec library"
+load "$T/plain.pdmp" LD_DEBUG=files
+if [ $st -eq 0 ] && ! grep -q 'file=lib\(lz4\|zstd\)' "$T/err"
+then pass; else fail "status $st: `grep 'file=lib' "$T/err" | head -5`"; fi
+begin "a start from an LZ4 image loads liblz4 then, and only it"
+load "$T/lz4.pdmp" LD_DEBUG=files
+if [ $st -eq 0 ] && grep -q 'file=liblz4.so.1 .*dynamically loaded' "$T/err" \
+   && ! grep -q 'file=libzstd' "$T/err"
+then pass; else fail "status $st: `grep 'file=lib' "$T/err" | head -5`"; fi
+
+mkdir -p "$T/fakelib"
+echo 'int not_lz4 = 1;' > "$T/fake.c"
+if ${CC:-cc} -shared -fPIC -Wl,-soname,liblz4.so.1 -o "$T/fakelib/liblz4.so.1" \
+     "$T/fake.c" 2> "$T/cc.err"; then
+  begin "liblz4 unusable at run time: an LZ4 image is refused naming it (83)"
+  load "$T/lz4.pdmp" LD_LIBRARY_PATH="$T/fakelib"
+  if [ $st -eq 83 ] && grep -q "compressed with lz4; liblz4 (liblz4-dev) cannot be loaded: liblz4.so.1: no LZ4_decompress_safe" "$T/err"
+  then pass; else fail "status $st: `cat "$T/err"`"; fi
+  begin "... a plain image still loads"
+  load "$T/plain.pdmp" LD_LIBRARY_PATH="$T/fakelib"
+  if [ $st -eq 0 ] && [ "`head -1 "$T/out"`" = "$cold" ]
+  then pass; else fail "status $st: `cat "$T/err"`"; fi
+  begin "... and --compress=lz4 is a usage error naming it, nothing written"
+  env LD_LIBRARY_PATH="$T/fakelib" "$BARE" --temacs=pdump --compress=lz4 \
+    --output "$T/nolib.pdmp" > "$T/out" 2> "$T/err"
+  st=$?
+  if [ $st -eq 64 ] && grep -q "compression \`lz4' needs liblz4 (liblz4-dev), which cannot be loaded" "$T/err" \
+     && [ ! -e "$T/nolib.pdmp" ]
+  then pass; else fail "status $st: `cat "$T/err"`"; fi
+else
+  begin "liblz4 unusable at run time"
+  skip "cannot build a stand-in shared object: `cat "$T/cc.err"`"
+fi
+
 finish

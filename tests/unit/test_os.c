@@ -102,7 +102,7 @@ refused_dir (const char *path, int err, const char *what)
 {
   char why[PATH_MAX + 128] = "";
   errno = 0;
-  assert_false (common_private_dir (path, why, sizeof why));
+  assert_false (common_private_dir (path, geteuid (), why, sizeof why));
   assert_int_equal (errno, err);
   if (strstr (why, what) == NULL || strstr (why, path) == NULL)
     fail_msg ("reason '%s': wanted '%s' and the path", why, what);
@@ -114,7 +114,7 @@ test_private_dir (void **state)
   (void) state;
   char path[PATH_MAX], link_path[PATH_MAX], why[PATH_MAX + 128];
   new_dir (path, "private", 0700);
-  assert_true (common_private_dir (path, why, sizeof why));
+  assert_true (common_private_dir (path, geteuid (), why, sizeof why));
 
   static const mode_t open_modes[] = { 0710, 0720, 0701, 0702, 0755 };
   for (size_t i = 0; i < sizeof open_modes / sizeof open_modes[0]; i++)
@@ -146,26 +146,26 @@ test_shared_parent_dir (void **state)
 {
   (void) state;
   char path[PATH_MAX], link_path[PATH_MAX];
-  assert_true (common_shared_parent_dir (new_dir (path, "mine", 0755)));
-  assert_true (common_shared_parent_dir (new_dir (path, "mine700", 0700)));
-  assert_false (common_shared_parent_dir (new_dir (path, "groupw", 0775)));
-  assert_false (common_shared_parent_dir (new_dir (path, "otherw", 0757)));
-  assert_false (common_shared_parent_dir (new_file (path, "file", "x", 0700)));
-  assert_false (common_shared_parent_dir (in_dir (path, "missing")));
+  assert_true (common_shared_parent_dir (new_dir (path, "mine", 0755), geteuid ()));
+  assert_true (common_shared_parent_dir (new_dir (path, "mine700", 0700), geteuid ()));
+  assert_false (common_shared_parent_dir (new_dir (path, "groupw", 0775), geteuid ()));
+  assert_false (common_shared_parent_dir (new_dir (path, "otherw", 0757), geteuid ()));
+  assert_false (common_shared_parent_dir (new_file (path, "file", "x", 0700), geteuid ()));
+  assert_false (common_shared_parent_dir (in_dir (path, "missing"), geteuid ()));
   in_dir (path, "mine");
   assert_int_equal (symlink (path, in_dir (link_path, "link")), 0);
-  assert_false (common_shared_parent_dir (link_path));
+  assert_false (common_shared_parent_dir (link_path, geteuid ()));
 
   if (geteuid () != 0)
     return;
   /* Root's sticky directory: other users cannot remove or rename what
      this user makes there.  Another user's: its owner can.  */
   new_dir (path, "sticky", 01777);
-  assert_true (common_shared_parent_dir (path));
+  assert_true (common_shared_parent_dir (path, geteuid ()));
   assert_int_equal (chown (path, OTHER_UID, (gid_t) -1), 0);
-  assert_false (common_shared_parent_dir (path));
+  assert_false (common_shared_parent_dir (path, geteuid ()));
   /* Root's but not sticky and open to all: anyone may rename.  */
-  assert_false (common_shared_parent_dir (new_dir (path, "rootopen", 0777)));
+  assert_false (common_shared_parent_dir (new_dir (path, "rootopen", 0777), geteuid ()));
 }
 
 static void
@@ -174,11 +174,11 @@ test_read_private (void **state)
   (void) state;
   char path[PATH_MAX], link_path[PATH_MAX], text[64];
   new_file (path, "good", "boot base\n", 0600);
-  assert_true (common_read_private (path, text, sizeof text));
+  assert_true (common_read_private (path, geteuid (), text, sizeof text));
   assert_string_equal (text, "boot base\n");
 
   /* Only SIZE - 1 bytes are read, and the text is terminated.  */
-  assert_true (common_read_private (path, text, 5));
+  assert_true (common_read_private (path, geteuid (), text, 5));
   assert_string_equal (text, "boot");
 
   static const mode_t open_modes[] = { 0640, 0604, 0620, 0602 };
@@ -188,29 +188,29 @@ test_read_private (void **state)
       snprintf (name, sizeof name, "open%03o", (unsigned) open_modes[i]);
       new_file (path, name, "x\n", open_modes[i]);
       errno = 0;
-      assert_false (common_read_private (path, text, sizeof text));
+      assert_false (common_read_private (path, geteuid (), text, sizeof text));
       assert_int_not_equal (errno, ENOENT);
     }
 
   in_dir (path, "good");
   assert_int_equal (symlink (path, in_dir (link_path, "link")), 0);
-  assert_false (common_read_private (link_path, text, sizeof text));
+  assert_false (common_read_private (link_path, geteuid (), text, sizeof text));
   assert_int_not_equal (errno, ENOENT);
 
   assert_false (common_read_private (new_file (path, "empty", "", 0600),
-                                     text, sizeof text));
+                                     geteuid (), text, sizeof text));
   assert_int_not_equal (errno, ENOENT);
 
   /* A FIFO: refused at once (a plain open would wait for a writer;
      the alarm ends the test if it does).  */
   assert_int_equal (mkfifo (in_dir (path, "fifo"), 0600), 0);
   alarm (10);
-  assert_false (common_read_private (path, text, sizeof text));
+  assert_false (common_read_private (path, geteuid (), text, sizeof text));
   alarm (0);
   assert_int_not_equal (errno, ENOENT);
 
   errno = 0;
-  assert_false (common_read_private (in_dir (path, "missing"), text,
+  assert_false (common_read_private (in_dir (path, "missing"), geteuid (), text,
                                      sizeof text));
   assert_int_equal (errno, ENOENT);
 
@@ -218,7 +218,7 @@ test_read_private (void **state)
     return;
   new_file (path, "foreign", "x\n", 0600);
   assert_int_equal (chown (path, OTHER_UID, (gid_t) -1), 0);
-  assert_false (common_read_private (path, text, sizeof text));
+  assert_false (common_read_private (path, geteuid (), text, sizeof text));
 }
 
 /* In a child: take the lock of PATH, say so on the pipe (1 taken, 0
