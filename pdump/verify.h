@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pdump/verify.h: the one verification sequence of an image in memory
-   (verify.c), shared by the loader (load.c), dumper-inspect --check and
-   the fuzz targets, so they accept and refuse exactly the same images
-   with the same status.
+   (verify.c; its structural pass in verify-structure.c), shared by the
+   loader (load.c), dumper-inspect --check and the fuzz targets, so they
+   accept and refuse exactly the same images with the same status.
 
    The sequence: checksums of COLD and the discardable tables; HOT
    relocated in place with its checksum; the registry against the
