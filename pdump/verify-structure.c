@@ -69,17 +69,24 @@ struct verifier
   size_t scratch_size;
   uint64_t *starts;              /* one bit per 8 bytes of objects */
   uint32_t *rank;                /* object starts before each starts word */
-  uint16_t *types;               /* by object number */
+  /* Types by object number: one byte each when the host has fewer
+     than 255 types (TYPES8, with NARROW_BYTES for a byte block), else
+     two (TYPES16): the pass looks one up for every pointer it checks,
+     at random, so the smaller table stays in the cache.  */
+  uint8_t *types8;
+  uint16_t *types16;
+  /* By type: 1 + the lowest tag that names it, 0 when none does.  */
+  uint8_t *own_tag;
   uint64_t *reported;            /* HOT words a trace reported */
   uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
   uint64_t *code_bits;           /* HOT words listed in RELOC_CODE */
-  /* Object sizes by number, for sized and interior pointers: filled
-     from the index when the first one is met (its pages are not
-     touched otherwise, so an image without them pays nothing).  */
-  uint64_t *sizes;
-  bool sizes_filled;
-  const unsigned char *index;
-  uint64_t index_size;
+  /* Object sizes by number, from the index (map_objects): the walk
+     over the objects and the checks of sized and interior pointers
+     read them here instead of decoding the index again.  Four bytes
+     each (SIZES32) when the object sections span less than 4 GiB, so
+     that no object can be larger, else eight (SIZES64).  */
+  uint32_t *sizes32;
+  uint64_t *sizes64;
   size_t start_words, hot_bitmap_words;
   uint64_t object_count, hot_count;
 
@@ -119,7 +126,7 @@ type_name (const struct verifier *v, unsigned type)
    first failure wins.  */
 static void fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
                      const char *fmt, ...)
-  __attribute__ ((format (printf, 4, 5)));
+  __attribute__ ((format (printf, 4, 5), cold, noinline));
 
 static void
 fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
@@ -159,7 +166,7 @@ fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
 
 /* Fail about the object index or an object as a whole.  */
 static enum dumper_status fail_index (struct verifier *v, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3)));
+  __attribute__ ((format (printf, 2, 3), cold, noinline));
 
 static enum dumper_status
 fail_index (struct verifier *v, const char *fmt, ...)
@@ -182,6 +189,28 @@ bit_of (const uint64_t *bits, uint64_t n)
   return (bits[n / 64] >> (n % 64)) & 1;
 }
 
+/* A byte block's type in TYPES8.  */
+#define NARROW_BYTES 0xFF
+
+static inline unsigned
+type_of (const struct verifier *v, uint64_t number)
+{
+  if (v->types16)
+    return v->types16[number];
+  unsigned type = v->types8[number];
+  return type == NARROW_BYTES ? PDUMP_TYPE_BYTES : type;
+}
+
+static void
+set_type (struct verifier *v, uint64_t number, unsigned type)
+{
+  if (v->types16)
+    v->types16[number] = (uint16_t) type;
+  else
+    v->types8[number] = (uint8_t) (type == PDUMP_TYPE_BYTES ? NARROW_BYTES
+                                   : type);
+}
+
 /* ------------------------------------------------------------------ */
 /* The object index.  */
 
@@ -192,9 +221,15 @@ struct index_cursor
   uint64_t at;                   /* end of the previous object */
 };
 
-static bool
+static inline bool
 read_uleb (struct index_cursor *c, uint64_t *out)
 {
+  /* Nearly every type and size fits in one byte.  */
+  if (c->p < c->end && *c->p < 0x80)
+    {
+      *out = *c->p++;
+      return true;
+    }
   uint64_t value = 0;
   for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7)
     {
@@ -285,7 +320,11 @@ map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size
         return v->status;
       uint64_t granule = (start - v->hot_offset) / PDUMP_GRANULE;
       v->starts[granule / 64] |= UINT64_C (1) << (granule % 64);
-      v->types[number] = (uint16_t) type;
+      set_type (v, number, type);
+      if (v->sizes32)
+        v->sizes32[number] = (uint32_t) size;
+      else
+        v->sizes64[number] = size;
       if (number + 1 == v->hot_count && c.at != v->hot_end)
         return fail_index (v, "object index: HOT objects end at offset 0x%"
                            PRIx64 ", HOT at 0x%" PRIx64, c.at, v->hot_end);
@@ -310,7 +349,7 @@ map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size
 
 /* The object starting at file OFFSET: true with *NUMBER set, or false
    when OFFSET is not an object start.  */
-static bool
+static inline __attribute__ ((always_inline)) bool
 object_at (const struct verifier *v, uint64_t offset, uint64_t *number)
 {
   if (offset < v->hot_offset || offset >= v->cold_end
@@ -341,27 +380,12 @@ room_at (const struct verifier *v, uint64_t offset)
   return end - offset;
 }
 
-/* The size of object NUMBER, from the index (v->sizes, filled on
-   first use: map_objects has checked the index).  */
-static uint64_t
-size_of (struct verifier *v, uint64_t number)
+/* The size of object NUMBER, as the index says (map_objects checked
+   and recorded it).  */
+static inline uint64_t
+size_of (const struct verifier *v, uint64_t number)
 {
-  if (!v->sizes_filled)
-    {
-      struct index_cursor c = { v->index, v->index + v->index_size, 0,
-                                v->hot_offset };
-      unsigned type;
-      uint64_t size, start;
-      while (c.number < v->object_count)
-        {
-          uint64_t n = c.number;
-          if (!index_next (v, &c, &type, &size, &start))
-            break;
-          v->sizes[n] = size;
-        }
-      v->sizes_filled = true;
-    }
-  return v->sizes[number];
+  return v->sizes32 ? v->sizes32[number] : v->sizes64[number];
 }
 
 /* The object holding file OFFSET, or ending at it: the last start at or
@@ -398,7 +422,7 @@ object_containing (struct verifier *v, uint64_t offset, uint64_t *number,
 
 /* An image value at file OFFSET must start an object of type WANT (a
    type index, or DUMPER_TAG_BY_HEADER).  */
-static void
+static inline __attribute__ ((always_inline)) void
 check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
                     uint64_t offset, int want)
 {
@@ -409,7 +433,7 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
                "objects, not at the start of one");
       return;
     }
-  unsigned type = v->types[number];
+  unsigned type = type_of (v, number);
   if (type == PDUMP_TYPE_BYTES)
     {
       fail_at (v, field_offset, value, "points to byte block %" PRIu64
@@ -426,11 +450,11 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
       /* A type with a tag of its own is always reached by that tag
          (heap.h); behind a header tag it would break the host's type
          predicates.  */
-      for (uintptr_t tag = 0; tag <= v->tag_mask; tag++)
-        if (v->heap->tag_types[tag] == (int) type)
-          fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s', "
-                   "which has tag %" PRIuPTR " of its own, behind a header "
-                   "tag", number, type_name (v, type), tag);
+      if (v->own_tag[type])
+        fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s', "
+                 "which has tag %" PRIuPTR " of its own, behind a header "
+                 "tag", number, type_name (v, type),
+                 (uintptr_t) v->own_tag[type] - 1);
     }
   else if ((unsigned) want != type)
     fail_at (v, field_offset, value, "points to object %" PRIu64 ", a `%s', "
@@ -496,7 +520,7 @@ check_exe_target (struct verifier *v, size_t field_offset, uintptr_t value,
 
 /* The HOT word of FIELD in the current object, after checking that the
    field lies inside it, is aligned and was not reported before.  */
-static bool
+static inline __attribute__ ((always_inline)) bool
 field_word (struct verifier *v, const void *field, size_t *field_offset,
             uint64_t *word)
 {
@@ -525,7 +549,7 @@ field_word (struct verifier *v, const void *field, size_t *field_offset,
 }
 
 /* A tagged word VALUE, relocated as IN_IMAGE / IN_EXE says.  */
-static void
+static inline __attribute__ ((always_inline)) void
 check_word (struct verifier *v, size_t field_offset, uintptr_t value,
             bool in_image, bool in_exe)
 {
@@ -548,7 +572,7 @@ check_word (struct verifier *v, size_t field_offset, uintptr_t value,
     check_image_target (v, field_offset, value, value - tag - v->base, type);
 }
 
-static void
+static inline __attribute__ ((always_inline)) void
 check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
            bool in_image, bool in_exe)
 {
@@ -566,7 +590,7 @@ check_ptr (struct verifier *v, size_t field_offset, uintptr_t value, int type,
 
 /* A data field (word, pointer, byte block) must not be listed in
    RELOC_CODE: the loader stored a function's address in it.  */
-static bool
+static inline __attribute__ ((always_inline)) bool
 not_code (struct verifier *v, size_t field_offset, uintptr_t value,
           uint64_t word)
 {
@@ -641,7 +665,7 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
         fail_at (v, off, value, "a byte block pointer that is not relocated");
     }
   else if (!object_at (v, value - v->base, &number)
-           || v->types[number] != PDUMP_TYPE_BYTES)
+           || type_of (v, number) != PDUMP_TYPE_BYTES)
     fail_at (v, off, value, "not the start of a byte block");
   else if (length > room_at (v, value - v->base))
     fail_at (v, off, value, "a block of %zu bytes does not fit in byte "
@@ -678,9 +702,9 @@ on_sized (struct dumper_tracer *t, void *const *field, int type,
   else if (!object_at (v, value - v->base, &number))
     fail_at (v, off, value, "a sized block pointer not at the start of an "
              "object");
-  else if (v->types[number] != (unsigned) type)
+  else if (type_of (v, number) != (unsigned) type)
     fail_at (v, off, value, "points to object %" PRIu64 ", a `%s', where the "
-             "field says `%s'", number, type_name (v, v->types[number]),
+             "field says `%s'", number, type_name (v, type_of (v, number)),
              type_name (v, (unsigned) type));
   else if (size_of (v, number) != nbytes)
     fail_at (v, off, value, "the referrer says the `%s' block has %zu bytes; "
@@ -713,8 +737,7 @@ on_interior (struct dumper_tracer *t, void *const *field)
              "of the image (nor one past the end of one)");
 }
 
-/* Every relocated word is a reported field.  (Apart from check_objects:
-   no local of a function that calls setjmp may live across it.)  */
+/* Every relocated word is a reported field.  */
 static enum dumper_status __attribute__ ((noinline))
 check_unreported (struct verifier *v)
 {
@@ -741,56 +764,83 @@ check_unreported (struct verifier *v)
 /* ------------------------------------------------------------------ */
 /* Pass 2: sizes and fields, object by object.  */
 
-static enum dumper_status
-check_objects (struct verifier *v, const unsigned char *index,
-               uint64_t index_size)
+/* Object NUMBER of TYPE, SIZE bytes at file offset START: its size as
+   the host measures it, then its fields.  False when it is refused
+   (the first bad field escapes instead, fail_at).  */
+static bool
+check_object (struct verifier *v, uint64_t number, unsigned type,
+              uint64_t size, uint64_t start)
 {
-  struct index_cursor c = { index, index + index_size, 0, v->hot_offset };
-  while (c.number < v->object_count && v->status == DUMPER_OK)
+  const struct dumper_type *t = &v->heap->types[type];
+  const unsigned char *obj = v->bytes + start;
+  uint64_t section_end = start < v->cold_offset ? v->hot_end : v->cold_end;
+  unsigned char edge[SIZE_READ_LIMIT] __attribute__ ((aligned (16)));
+  const unsigned char *measured = obj;
+  if (section_end - start < SIZE_READ_LIMIT)
     {
-      unsigned type;
-      uint64_t size, start;
-      uint64_t number = c.number;
-      if (!index_next (v, &c, &type, &size, &start))
-        return v->status;
-      if (type == PDUMP_TYPE_BYTES)
-        continue;
-      const struct dumper_type *t = &v->heap->types[type];
-      const unsigned char *obj = v->bytes + start;
-      uint64_t section_end = start < v->cold_offset ? v->hot_end : v->cold_end;
-      unsigned char edge[SIZE_READ_LIMIT] __attribute__ ((aligned (16)));
-      const unsigned char *measured = obj;
-      if (section_end - start < SIZE_READ_LIMIT)
-        {
-          memset (edge, 0, sizeof edge);
-          memcpy (edge, obj, (size_t) (section_end - start));
-          measured = edge;
-        }
-      /* An owner-sized block's only length is the index's (its
-         referrers are checked against it, on_sized).  */
-      uint64_t host_size = t->size ? t->size (measured) : size;
-      if (host_size != size)
-        return fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
-                           "): the index says %" PRIu64 " bytes, its "
-                           "contents say %" PRIu64 "%s", number, t->name, start,
-                           size, host_size, host_size == 0 ? " (the host's "
-                           "size function finds it malformed)" : "");
-      if (t->size ? t->trace == NULL : t->trace_sized == NULL)
-        continue;
-      v->cur_index = number;
-      v->cur_offset = start;
-      v->cur_size = size;
-      v->cur_type = type;
-      if (setjmp (v->escape) == 0)
-        {
-          v->tracing = true;
-          if (t->size)
-            t->trace (obj, &v->tracer);
-          else
-            t->trace_sized (obj, (size_t) size, &v->tracer);
-        }
-      v->tracing = false;
+      memset (edge, 0, sizeof edge);
+      memcpy (edge, obj, (size_t) (section_end - start));
+      measured = edge;
     }
+  /* An owner-sized block's only length is the index's (its referrers
+     are checked against it, on_sized).  */
+  uint64_t host_size = t->size ? t->size (measured) : size;
+  if (host_size != size)
+    {
+      fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
+                  "): the index says %" PRIu64 " bytes, its contents "
+                  "say %" PRIu64 "%s", number, t->name, start, size,
+                  host_size, host_size == 0 ? " (the host's size "
+                  "function finds it malformed)" : "");
+      return false;
+    }
+  if (t->size ? t->trace == NULL : t->trace_sized == NULL)
+    return true;
+  v->cur_index = number;
+  v->cur_offset = start;
+  v->cur_size = size;
+  v->cur_type = type;
+  v->tracing = true;
+  if (t->size)
+    t->trace (obj, &v->tracer);
+  else
+    t->trace_sized (obj, (size_t) size, &v->tracer);
+  v->tracing = false;
+  return true;
+}
+
+/* Every object in index order, placed as index_next placed it, from
+   the types and sizes map_objects recorded (the index itself is not
+   read again).  Apart from check_objects, which calls setjmp once for
+   the whole walk: no local of a function that calls setjmp may live
+   across it.  */
+static void __attribute__ ((noinline))
+trace_objects (struct verifier *v)
+{
+  uint64_t at = v->hot_offset;
+  for (uint64_t number = 0; number < v->object_count; number++)
+    {
+      if (number == v->hot_count)
+        at = v->cold_offset;
+      unsigned type = type_of (v, number);
+      uint64_t size = size_of (v, number);
+      uint64_t start = align_up (at, type == PDUMP_TYPE_BYTES ? PDUMP_ALIGN
+                                                          : v->object_align);
+      at = start + size;
+      if (type != PDUMP_TYPE_BYTES
+          && !check_object (v, number, type, size, start))
+        return;
+    }
+}
+
+/* The first bad field a trace reports ends the walk through ESCAPE
+   (fail_at).  */
+static enum dumper_status
+check_objects (struct verifier *v)
+{
+  if (setjmp (v->escape) == 0)
+    trace_objects (v);
+  v->tracing = false;
   if (v->status != DUMPER_OK)
     return v->status;
   return check_unreported (v);
@@ -826,24 +876,44 @@ check_registry (struct verifier *v)
 static bool
 reserve (struct verifier *v)
 {
+  bool narrow = v->heap->type_count < NARROW_BYTES;
   size_t starts = v->start_words * 8;
   size_t rank = (v->start_words * 4 + 7) / 8 * 8;
-  size_t types = (size_t) ((v->object_count * 2 + 7) / 8 * 8);
+  size_t types = (size_t) ((v->object_count * (narrow ? 1 : 2) + 7) / 8 * 8);
+  size_t own_tag = ((size_t) v->heap->type_count + 7) / 8 * 8;
   size_t hot = v->hot_bitmap_words * 8;
-  size_t sizes = (size_t) v->object_count * 8;
-  v->scratch_size = starts + rank + types + 3 * hot + sizes;
+  bool small = v->cold_end - v->hot_offset <= UINT32_MAX;
+  size_t sizes = (size_t) v->object_count * (small ? 4 : 8);
+  sizes = (sizes + 7) / 8 * 8;
+  v->scratch_size = starts + rank + types + own_tag + 3 * hot + sizes;
   v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (v->scratch == MAP_FAILED)
     return false;
   unsigned char *p = v->scratch;
   v->starts = (uint64_t *) p;
-  v->rank = (uint32_t *) (p + starts);
-  v->types = (uint16_t *) (p + starts + rank);
-  v->reported = (uint64_t *) (p + starts + rank + types);
-  v->exe_bits = (uint64_t *) (p + starts + rank + types + hot);
-  v->code_bits = (uint64_t *) (p + starts + rank + types + 2 * hot);
-  v->sizes = (uint64_t *) (p + starts + rank + types + 3 * hot);
+  p += starts;
+  v->rank = (uint32_t *) p;
+  p += rank;
+  if (narrow)
+    v->types8 = p;
+  else
+    v->types16 = (uint16_t *) p;
+  p += types;
+  v->own_tag = p;
+  p += own_tag;
+  v->reported = (uint64_t *) p;
+  v->exe_bits = (uint64_t *) (p + hot);
+  v->code_bits = (uint64_t *) (p + 2 * hot);
+  if (small)
+    v->sizes32 = (uint32_t *) (p + 3 * hot);
+  else
+    v->sizes64 = (uint64_t *) (p + 3 * hot);
+  /* Lowest tag first, as the message names it.  */
+  for (uintptr_t tag = v->tag_mask + 1; tag-- > 0;)
+    if (v->heap->tag_types[tag] >= 0
+        && v->heap->tag_types[tag] < v->heap->type_count)
+      v->own_tag[v->heap->tag_types[tag]] = (uint8_t) (tag + 1);
   return true;
 }
 
@@ -938,10 +1008,8 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
 
   const unsigned char *index = bytes + s[PDUMP_SECTION_OBJECTS].offset;
   uint64_t index_size = s[PDUMP_SECTION_OBJECTS].size;
-  v.index = index;
-  v.index_size = index_size;
   if (map_objects (&v, index, index_size) == DUMPER_OK
-      && check_objects (&v, index, index_size) == DUMPER_OK)
+      && check_objects (&v) == DUMPER_OK)
     check_registry (&v);
   munmap (v.scratch, v.scratch_size ? v.scratch_size : 8);
   return v.status;
