@@ -75,6 +75,13 @@ struct verifier
      at random, so the smaller table stays in the cache.  */
   uint8_t *types8;
   uint16_t *types16;
+  /* With TYPES8: by granule, 0 where no object starts, else the type
+     of the object that starts there (1 + the type, NARROW_BYTES for a
+     byte block).  A pointer's target is checked with one load here,
+     where the start bitmap, its rank and TYPES8 take three, two of
+     them dependent; object numbers (rank) are then counted only for
+     messages and sized pointers.  */
+  uint8_t *granule_types;
   /* By type: 1 + the lowest tag that names it, 0 when none does.  */
   uint8_t *own_tag;
   uint64_t *reported;            /* HOT words a trace reported */
@@ -321,6 +328,9 @@ map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size
       uint64_t granule = (start - v->hot_offset) / PDUMP_GRANULE;
       v->starts[granule / 64] |= UINT64_C (1) << (granule % 64);
       set_type (v, number, type);
+      if (v->granule_types)
+        v->granule_types[granule] = (uint8_t) (type == PDUMP_TYPE_BYTES
+                                               ? NARROW_BYTES : type + 1);
       if (v->sizes32)
         v->sizes32[number] = (uint32_t) size;
       else
@@ -363,6 +373,39 @@ object_at (const struct verifier *v, uint64_t offset, uint64_t *number)
   *number = v->rank[granule / 64]
             + (uint64_t) common_popcount64 (word & (bit - 1));
   return true;
+}
+
+/* Whether an object starts at file OFFSET: true with its *TYPE set.
+   The pointer checks' common path (object_at gives the number).  */
+static inline __attribute__ ((always_inline)) bool
+start_type (const struct verifier *v, uint64_t offset, unsigned *type)
+{
+  if (!v->granule_types)
+    {
+      uint64_t number;
+      if (!object_at (v, offset, &number))
+        return false;
+      *type = type_of (v, number);
+      return true;
+    }
+  if (offset < v->hot_offset || offset >= v->cold_end
+      || (offset - v->hot_offset) % PDUMP_GRANULE != 0)
+    return false;
+  unsigned code = v->granule_types[(offset - v->hot_offset) / PDUMP_GRANULE];
+  if (code == 0)
+    return false;
+  *type = code == NARROW_BYTES ? PDUMP_TYPE_BYTES : code - 1;
+  return true;
+}
+
+/* The number of the object starting at file OFFSET, which start_type
+   found, for a message.  */
+static uint64_t
+number_at (const struct verifier *v, uint64_t offset)
+{
+  uint64_t number = 0;
+  (void) object_at (v, offset, &number);
+  return number;
 }
 
 /* Bytes from the start of the object at OFFSET to the next object's
@@ -426,18 +469,17 @@ static inline __attribute__ ((always_inline)) void
 check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
                     uint64_t offset, int want)
 {
-  uint64_t number;
-  if (!object_at (v, offset, &number))
+  unsigned type;
+  if (!start_type (v, offset, &type))
     {
       fail_at (v, field_offset, value, "points inside an object or between "
                "objects, not at the start of one");
       return;
     }
-  unsigned type = type_of (v, number);
   if (type == PDUMP_TYPE_BYTES)
     {
       fail_at (v, field_offset, value, "points to byte block %" PRIu64
-               " where an object is expected", number);
+               " where an object is expected", number_at (v, offset));
       return;
     }
   if (want == DUMPER_TAG_BY_HEADER)
@@ -445,21 +487,21 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
       int header = v->heap->header_type ((const void *) (v->base + (uintptr_t) offset));
       if (header < 0 || (unsigned) header != type)
         fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s' in "
-                 "the index but its header says type %d", number,
-                 type_name (v, type), header);
+                 "the index but its header says type %d",
+                 number_at (v, offset), type_name (v, type), header);
       /* A type with a tag of its own is always reached by that tag
          (heap.h); behind a header tag it would break the host's type
          predicates.  */
       if (v->own_tag[type])
         fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s', "
                  "which has tag %" PRIuPTR " of its own, behind a header "
-                 "tag", number, type_name (v, type),
+                 "tag", number_at (v, offset), type_name (v, type),
                  (uintptr_t) v->own_tag[type] - 1);
     }
   else if ((unsigned) want != type)
     fail_at (v, field_offset, value, "points to object %" PRIu64 ", a `%s', "
-             "where the field says `%s'", number, type_name (v, type),
-             want >= 0 && want < v->heap->type_count
+             "where the field says `%s'", number_at (v, offset),
+             type_name (v, type), want >= 0 && want < v->heap->type_count
              ? type_name (v, (unsigned) want) : "?");
 }
 
@@ -656,7 +698,7 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
       || !not_code (v, off, (uintptr_t) *field, w))
     return;
   uintptr_t value = (uintptr_t) *field;
-  uint64_t number;
+  unsigned type;
   if (bit_of (v->exe_bits, w))
     check_exe_target (v, off, value, value, length, NO_TYPE);
   else if (!bit_of (v->image_bits, w))
@@ -664,13 +706,14 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
       if (value != 0)
         fail_at (v, off, value, "a byte block pointer that is not relocated");
     }
-  else if (!object_at (v, value - v->base, &number)
-           || type_of (v, number) != PDUMP_TYPE_BYTES)
+  else if (!start_type (v, value - v->base, &type)
+           || type != PDUMP_TYPE_BYTES)
     fail_at (v, off, value, "not the start of a byte block");
   else if (length > room_at (v, value - v->base))
     fail_at (v, off, value, "a block of %zu bytes does not fit in byte "
              "block %" PRIu64 " (%" PRIu64 " bytes to the next object)",
-             length, number, room_at (v, value - v->base));
+             length, number_at (v, value - v->base),
+             room_at (v, value - v->base));
 }
 
 /* A pointer to an owner-sized block of TYPE reported with NBYTES: NULL,
@@ -881,11 +924,13 @@ reserve (struct verifier *v)
   size_t rank = (v->start_words * 4 + 7) / 8 * 8;
   size_t types = (size_t) ((v->object_count * (narrow ? 1 : 2) + 7) / 8 * 8);
   size_t own_tag = ((size_t) v->heap->type_count + 7) / 8 * 8;
+  size_t granule_types = narrow ? v->start_words * 64 : 0;
   size_t hot = v->hot_bitmap_words * 8;
   bool small = v->cold_end - v->hot_offset <= UINT32_MAX;
   size_t sizes = (size_t) v->object_count * (small ? 4 : 8);
   sizes = (sizes + 7) / 8 * 8;
-  v->scratch_size = starts + rank + types + own_tag + 3 * hot + sizes;
+  v->scratch_size = starts + rank + types + granule_types + own_tag + 3 * hot
+                    + sizes;
   v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (v->scratch == MAP_FAILED)
@@ -900,6 +945,9 @@ reserve (struct verifier *v)
   else
     v->types16 = (uint16_t *) p;
   p += types;
+  if (narrow)
+    v->granule_types = p;
+  p += granule_types;
   v->own_tag = p;
   p += own_tag;
   v->reported = (uint64_t *) p;
