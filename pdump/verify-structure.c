@@ -9,9 +9,11 @@
    owner-sized object (a type with no size function) has the size the
    index says, which every sized pointer to it must report; an interior
    pointer must point into an object of the image, or one past its end.
-   The range checks of check.c stop an image from making the loader read or write outside the image; this pass
-   stops it from making the *host* do so later, in its collector or its
-   printer, which trust the heap completely.
+   The range checks of check.c stop an image from making the loader read
+   or write outside the image; this pass stops it from making the *host*
+   do so later, in its collector or its printer, which trust the heap
+   completely.  The object index and the tables built from it are
+   verify-index.c's.
 
    The pass is a mark phase without marking: the host's own trace
    functions report the fields, so it checks exactly the fields the host
@@ -32,102 +34,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "common/bits.h"
-#include "format.h"
 #include "internal.h"
-#include "verify.h"
+#include "verify-pass.h"
 
 /* What a size function may read of an object before its size is known
    (heap.h).  Objects closer than this to the end of their section are
    measured on a zero-padded copy, so a lying index cannot make the size
    function read past the mapping.  */
 #define SIZE_READ_LIMIT 64
-
-/* ------------------------------------------------------------------ */
-/* The verifier's state.  */
-
-struct verifier
-{
-  struct dumper_tracer tracer;   /* first: trace callbacks get it */
-
-  const struct pdump_view *view;
-  const unsigned char *bytes;
-  uintptr_t base;                /* (uintptr_t) bytes */
-  const struct dumper_decl *decls;   /* may be NULL */
-  size_t decl_count;
-  const struct pdump_exe *exe;
-  const struct dumper_heap *heap;
-  uintptr_t tag_mask;
-  uint64_t object_align;
-  uint64_t hot_offset, hot_end, cold_offset, cold_end;
-
-  /* The relocation tables (checked by pdump_relocate).  */
-  const uint64_t *image_bits;    /* one bit per HOT word */
-
-  /* Scratch, one mapping.  */
-  void *scratch;
-  size_t scratch_size;
-  uint64_t *starts;              /* one bit per 8 bytes of objects */
-  uint32_t *rank;                /* object starts before each starts word */
-  /* Types by object number: one byte each when the host has fewer
-     than 255 types (TYPES8, with NARROW_BYTES for a byte block), else
-     two (TYPES16): the pass looks one up for every pointer it checks,
-     at random, so the smaller table stays in the cache.  */
-  uint8_t *types8;
-  uint16_t *types16;
-  /* With TYPES8: by granule, 0 where no object starts, else the type
-     of the object that starts there (1 + the type, NARROW_BYTES for a
-     byte block).  A pointer's target is checked with one load here,
-     where the start bitmap, its rank and TYPES8 take three, two of
-     them dependent; object numbers (rank) are then counted only for
-     messages and sized pointers.  */
-  uint8_t *granule_types;
-  /* By type: 1 + the lowest tag that names it, 0 when none does.  */
-  uint8_t *own_tag;
-  uint64_t *reported;            /* HOT words a trace reported */
-  uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
-  uint64_t *code_bits;           /* HOT words listed in RELOC_CODE */
-  /* Object sizes by number, from the index (map_objects): the walk
-     over the objects and the checks of sized and interior pointers
-     read them here instead of decoding the index again.  Four bytes
-     each (SIZES32) when the object sections span less than 4 GiB, so
-     that no object can be larger, else eight (SIZES64).  */
-  uint32_t *sizes32;
-  uint64_t *sizes64;
-  size_t start_words, hot_bitmap_words;
-  uint64_t hot_words;
-  uint64_t object_count, hot_count;
-
-  /* The object being traced, or the record being checked.  */
-  bool in_record;
-  /* While a trace function runs: the first bad field ends it through
-     ESCAPE.  A trace function's loops are bounded by the object's own
-     fields (a vector's length), which a crafted image controls: a length
-     whose byte size wraps around passes the size check, and the trace
-     would report fields for ever.  Trace functions are pure readers
-     (heap.h), so abandoning one is safe.  */
-  bool tracing;
-  jmp_buf escape;
-  uint64_t cur_index;
-  uint64_t cur_offset;           /* file offset */
-  uint64_t cur_size;
-  unsigned cur_type;
-
-  enum dumper_status status;
-  const char *path;
-  char *detail;
-  size_t detail_size;
-};
-
-static const char *
-type_name (const struct verifier *v, unsigned type)
-{
-  if (type == PDUMP_TYPE_BYTES)
-    return "byte block";
-  if ((int) type < v->heap->type_count && v->heap->types[type].name)
-    return v->heap->types[type].name;
-  return "?";
-}
 
 /* Fail about the current object's field at FIELD_OFFSET holding VALUE
    (or about the current registry record): "<where>: <problem>".  The
@@ -172,12 +86,8 @@ fail_at (struct verifier *v, size_t field_offset, uintptr_t value,
     longjmp (v->escape, 1);
 }
 
-/* Fail about the object index or an object as a whole.  */
-static enum dumper_status fail_index (struct verifier *v, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3), cold, noinline));
-
-static enum dumper_status
-fail_index (struct verifier *v, const char *fmt, ...)
+enum dumper_status
+pdump_verify_fail (struct verifier *v, const char *fmt, ...)
 {
   if (v->status != DUMPER_OK)
     return v->status;
@@ -191,200 +101,19 @@ fail_index (struct verifier *v, const char *fmt, ...)
   return v->status;
 }
 
-static bool
-bit_of (const uint64_t *bits, uint64_t n)
-{
-  return (bits[n / 64] >> (n % 64)) & 1;
-}
-
-/* A byte block's type in TYPES8.  */
-#define NARROW_BYTES 0xFF
-
-static inline unsigned
-type_of (const struct verifier *v, uint64_t number)
-{
-  if (v->types16)
-    return v->types16[number];
-  unsigned type = v->types8[number];
-  return type == NARROW_BYTES ? PDUMP_TYPE_BYTES : type;
-}
-
-static void
-set_type (struct verifier *v, uint64_t number, unsigned type)
-{
-  if (v->types16)
-    v->types16[number] = (uint16_t) type;
-  else
-    v->types8[number] = (uint8_t) (type == PDUMP_TYPE_BYTES ? NARROW_BYTES
-                                   : type);
-}
-
 /* ------------------------------------------------------------------ */
-/* The object index.  */
-
-struct index_cursor
-{
-  const unsigned char *p, *end;
-  uint64_t number;               /* objects read */
-  uint64_t at;                   /* end of the previous object */
-};
-
-static inline bool
-read_uleb (struct index_cursor *c, uint64_t *out)
-{
-  /* Nearly every type and size fits in one byte.  */
-  if (c->p < c->end && *c->p < 0x80)
-    {
-      *out = *c->p++;
-      return true;
-    }
-  uint64_t value = 0;
-  for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7)
-    {
-      unsigned char byte = *c->p++;
-      if (shift == 63 && byte > 1)
-        return false;
-      value |= (uint64_t) (byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *out = value;
-          return true;
-        }
-    }
-  return false;
-}
-
-static uint64_t
-align_up (uint64_t n, uint64_t align)
-{
-  return (n + align - 1) & ~(align - 1);
-}
-
-/* The next object of the index: its type, size and file offset,
-   checked against the section it falls in.  */
-static bool
-index_next (struct verifier *v, struct index_cursor *c, unsigned *type,
-            uint64_t *size, uint64_t *start)
-{
-  if (c->number == v->hot_count)
-    c->at = v->cold_offset;
-  bool hot = c->number < v->hot_count;
-  uint64_t end = hot ? v->hot_end : v->cold_end;
-  uint64_t t, s;
-  if (!read_uleb (c, &t) || !read_uleb (c, &s))
-    {
-      fail_index (v, "object index: entry %" PRIu64 " is cut short",
-                  c->number);
-      return false;
-    }
-  bool bytes = t == PDUMP_TYPE_BYTES;
-  if (!bytes && t >= (uint64_t) v->heap->type_count)
-    {
-      fail_index (v, "object index: object %" PRIu64 " has type %" PRIu64
-                  "; this executable has %d types", c->number, t,
-                  v->heap->type_count);
-      return false;
-    }
-  bool traced = !bytes && (v->heap->types[t].size == NULL
-                           ? v->heap->types[t].trace_sized != NULL
-                           : v->heap->types[t].trace != NULL);
-  if (traced != hot)
-    {
-      fail_index (v, "object index: object %" PRIu64 " (`%s') is in %s, "
-                  "but its type %s pointers", c->number,
-                  type_name (v, (unsigned) t), hot ? "HOT" : "COLD",
-                  traced ? "has" : "has no");
-      return false;
-    }
-  uint64_t at = align_up (c->at, bytes ? PDUMP_ALIGN : v->object_align);
-  if (s == 0 || at > end || s > end - at)
-    {
-      fail_index (v, "object index: object %" PRIu64 " (`%s', %" PRIu64
-                  " bytes at offset 0x%" PRIx64 ") does not fit in %s",
-                  c->number, type_name (v, (unsigned) t), s, at,
-                  hot ? "HOT" : "COLD");
-      return false;
-    }
-  *type = (unsigned) t;
-  *size = s;
-  *start = at;
-  c->at = at + s;
-  c->number++;
-  return true;
-}
-
-/* Pass 1: the index tiles HOT and COLD exactly; record every start and
-   type.  */
-static enum dumper_status
-map_objects (struct verifier *v, const unsigned char *index, uint64_t index_size)
-{
-  struct index_cursor c = { index, index + index_size, 0, v->hot_offset };
-  while (c.number < v->object_count)
-    {
-      unsigned type;
-      uint64_t size, start;
-      uint64_t number = c.number;
-      if (!index_next (v, &c, &type, &size, &start))
-        return v->status;
-      uint64_t granule = (start - v->hot_offset) / PDUMP_GRANULE;
-      v->starts[granule / 64] |= UINT64_C (1) << (granule % 64);
-      set_type (v, number, type);
-      if (v->granule_types)
-        v->granule_types[granule] = (uint8_t) (type == PDUMP_TYPE_BYTES
-                                               ? NARROW_BYTES : type + 1);
-      if (v->sizes32)
-        v->sizes32[number] = (uint32_t) size;
-      else
-        v->sizes64[number] = size;
-      if (number + 1 == v->hot_count && c.at != v->hot_end)
-        return fail_index (v, "object index: HOT objects end at offset 0x%"
-                           PRIx64 ", HOT at 0x%" PRIx64, c.at, v->hot_end);
-    }
-  if (c.p != c.end)
-    return fail_index (v, "object index: %zu bytes after the last object",
-                       (size_t) (c.end - c.p));
-  if ((v->hot_count == v->object_count ? v->cold_offset : c.at) != v->cold_end)
-    return fail_index (v, "object index: COLD objects end at offset 0x%"
-                       PRIx64 ", COLD at 0x%" PRIx64, c.at, v->cold_end);
-  if (v->hot_count == 0 && v->hot_end != v->hot_offset)
-    return fail_index (v, "object index: HOT holds no objects but is not "
-                       "empty");
-  uint32_t count = 0;
-  for (size_t w = 0; w < v->start_words; w++)
-    {
-      v->rank[w] = count;
-      count += (uint32_t) common_popcount64 (v->starts[w]);
-    }
-  return DUMPER_OK;
-}
-
-/* The object starting at file OFFSET: true with *NUMBER set, or false
-   when OFFSET is not an object start.  */
-static inline __attribute__ ((always_inline)) bool
-object_at (const struct verifier *v, uint64_t offset, uint64_t *number)
-{
-  if (offset < v->hot_offset || offset >= v->cold_end
-      || (offset - v->hot_offset) % PDUMP_GRANULE != 0)
-    return false;
-  uint64_t granule = (offset - v->hot_offset) / PDUMP_GRANULE;
-  uint64_t word = v->starts[granule / 64];
-  uint64_t bit = UINT64_C (1) << (granule % 64);
-  if (!(word & bit))
-    return false;
-  *number = v->rank[granule / 64]
-            + (uint64_t) common_popcount64 (word & (bit - 1));
-  return true;
-}
+/* Field checks.  */
 
 /* Whether an object starts at file OFFSET: true with its *TYPE set.
-   The pointer checks' common path (object_at gives the number).  */
+   The pointer checks' common path (pdump_verify_object_at gives the
+   number).  */
 static inline __attribute__ ((always_inline)) bool
 start_type (const struct verifier *v, uint64_t offset, unsigned *type)
 {
   if (!v->granule_types)
     {
       uint64_t number;
-      if (!object_at (v, offset, &number))
+      if (!pdump_verify_object_at (v, offset, &number))
         return false;
       *type = type_of (v, number);
       return true;
@@ -399,70 +128,6 @@ start_type (const struct verifier *v, uint64_t offset, unsigned *type)
   return true;
 }
 
-/* The number of the object starting at file OFFSET, which start_type
-   found, for a message.  */
-static uint64_t
-number_at (const struct verifier *v, uint64_t offset)
-{
-  uint64_t number = 0;
-  (void) object_at (v, offset, &number);
-  return number;
-}
-
-/* Bytes from the start of the object at OFFSET to the next object's
-   start or its section's end: the most a byte block there may hold.  */
-static uint64_t
-room_at (const struct verifier *v, uint64_t offset)
-{
-  uint64_t end = offset < v->cold_offset ? v->hot_end : v->cold_end;
-  for (uint64_t next = offset + PDUMP_GRANULE; next < end; next += PDUMP_GRANULE)
-    {
-      uint64_t granule = (next - v->hot_offset) / PDUMP_GRANULE;
-      if (bit_of (v->starts, granule))
-        return next - offset;
-    }
-  return end - offset;
-}
-
-/* The size of object NUMBER, as the index says (map_objects checked
-   and recorded it).  */
-static inline uint64_t
-size_of (const struct verifier *v, uint64_t number)
-{
-  return v->sizes32 ? v->sizes32[number] : v->sizes64[number];
-}
-
-/* The object holding file OFFSET, or ending at it: the last start at or
-   before it (so an address that ends one object and starts the next is
-   the next one's start).  True with *NUMBER and *START set.  */
-static bool
-object_containing (struct verifier *v, uint64_t offset, uint64_t *number,
-                   uint64_t *start)
-{
-  if (offset < v->hot_offset || offset > v->cold_end)
-    return false;
-  uint64_t granule = (offset - v->hot_offset) / PDUMP_GRANULE;
-  if (granule >= (uint64_t) v->start_words * 64)
-    granule = (uint64_t) v->start_words * 64 - 1;
-  size_t w = (size_t) (granule / 64);
-  uint64_t word = v->starts[w];
-  if (granule % 64 != 63)
-    word &= (UINT64_C (2) << (granule % 64)) - 1;
-  while (word == 0)
-    {
-      if (w == 0)
-        return false;
-      word = v->starts[--w];
-    }
-  unsigned bit = 63 - (unsigned) __builtin_clzll (word);
-  *start = v->hot_offset + ((uint64_t) w * 64 + bit) * PDUMP_GRANULE;
-  *number = v->rank[w] + (uint64_t) common_popcount64 (word & ((UINT64_C (1)
-                                                                << bit) - 1));
-  return offset - *start <= size_of (v, *number);
-}
-
-/* ------------------------------------------------------------------ */
-/* Field checks.  */
 
 /* An image value at file OFFSET must start an object of type WANT (a
    type index, or DUMPER_TAG_BY_HEADER).  */
@@ -480,7 +145,8 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
   if (type == PDUMP_TYPE_BYTES)
     {
       fail_at (v, field_offset, value, "points to byte block %" PRIu64
-               " where an object is expected", number_at (v, offset));
+               " where an object is expected",
+               pdump_verify_number_at (v, offset));
       return;
     }
   if (want == DUMPER_TAG_BY_HEADER)
@@ -489,19 +155,21 @@ check_image_target (struct verifier *v, size_t field_offset, uintptr_t value,
       if (header < 0 || (unsigned) header != type)
         fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s' in "
                  "the index but its header says type %d",
-                 number_at (v, offset), type_name (v, type), header);
+                 pdump_verify_number_at (v, offset), type_name (v, type),
+                 header);
       /* A type with a tag of its own is always reached by that tag
          (heap.h); behind a header tag it would break the host's type
          predicates.  */
       if (v->own_tag[type])
         fail_at (v, field_offset, value, "object %" PRIu64 " is a `%s', "
                  "which has tag %" PRIuPTR " of its own, behind a header "
-                 "tag", number_at (v, offset), type_name (v, type),
+                 "tag", pdump_verify_number_at (v, offset),
+                 type_name (v, type),
                  (uintptr_t) v->own_tag[type] - 1);
     }
   else if ((unsigned) want != type)
     fail_at (v, field_offset, value, "points to object %" PRIu64 ", a `%s', "
-             "where the field says `%s'", number_at (v, offset),
+             "where the field says `%s'", pdump_verify_number_at (v, offset),
              type_name (v, type), want >= 0 && want < v->heap->type_count
              ? type_name (v, (unsigned) want) : "?");
 }
@@ -739,11 +407,11 @@ on_bytes (struct dumper_tracer *t, void *const *field, size_t length)
   else if (!start_type (v, value - v->base, &type)
            || type != PDUMP_TYPE_BYTES)
     fail_at (v, off, value, "not the start of a byte block");
-  else if (length > room_at (v, value - v->base))
+  else if (length > pdump_verify_room_at (v, value - v->base))
     fail_at (v, off, value, "a block of %zu bytes does not fit in byte "
              "block %" PRIu64 " (%" PRIu64 " bytes to the next object)",
-             length, number_at (v, value - v->base),
-             room_at (v, value - v->base));
+             length, pdump_verify_number_at (v, value - v->base),
+             pdump_verify_room_at (v, value - v->base));
 }
 
 /* A pointer to an owner-sized block of TYPE reported with NBYTES: NULL,
@@ -772,7 +440,7 @@ on_sized (struct dumper_tracer *t, void *const *field, int type,
         fail_at (v, off, value, "a sized block pointer that is not "
                  "relocated");
     }
-  else if (!object_at (v, value - v->base, &number))
+  else if (!pdump_verify_object_at (v, value - v->base, &number))
     fail_at (v, off, value, "a sized block pointer not at the start of an "
              "object");
   else if (type_of (v, number) != (unsigned) type)
@@ -805,7 +473,8 @@ on_interior (struct dumper_tracer *t, void *const *field)
         fail_at (v, off, value, "an interior pointer that is not "
                  "relocated");
     }
-  else if (!object_containing (v, value - v->base, &number, &start))
+  else if (!pdump_verify_object_containing (v, value - v->base, &number,
+                                            &start))
     fail_at (v, off, value, "an interior pointer that lies in no object "
              "of the image (nor one past the end of one)");
 }
@@ -824,11 +493,12 @@ check_unreported (struct verifier *v)
           uint64_t offset = v->hot_offset + word * PDUMP_WORD_SIZE;
           pdump_word value;
           memcpy (&value, v->bytes + offset, sizeof value);
-          return fail_index (v, "HOT word at offset 0x%" PRIx64 " (value 0x%"
-                             PRIx64 ") is relocated but no trace function "
-                             "reports it as a pointer field", offset,
-                             (uint64_t) (value - v->base < v->cold_end
-                                         ? value - v->base : value));
+          return pdump_verify_fail (v, "HOT word at offset 0x%" PRIx64
+                                    " (value 0x%" PRIx64 ") is relocated but "
+                                    "no trace function reports it as a "
+                                    "pointer field", offset,
+                                    (uint64_t) (value - v->base < v->cold_end
+                                                ? value - v->base : value));
         }
     }
   return DUMPER_OK;
@@ -860,11 +530,11 @@ check_object (struct verifier *v, uint64_t number, unsigned type,
   uint64_t host_size = t->size ? t->size (measured) : size;
   if (host_size != size)
     {
-      fail_index (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
-                  "): the index says %" PRIu64 " bytes, its contents "
-                  "say %" PRIu64 "%s", number, t->name, start, size,
-                  host_size, host_size == 0 ? " (the host's size "
-                  "function finds it malformed)" : "");
+      pdump_verify_fail (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
+                         "): the index says %" PRIu64 " bytes, its contents "
+                         "say %" PRIu64 "%s", number, t->name, start, size,
+                         host_size, host_size == 0 ? " (the host's size "
+                         "function finds it malformed)" : "");
       return false;
     }
   if (t->size ? t->trace == NULL : t->trace_sized == NULL)
@@ -953,53 +623,80 @@ check_registry (struct verifier *v)
 
 /* ------------------------------------------------------------------ */
 
-static bool
-reserve (struct verifier *v)
+/* V ready for the pass over VIEW, with nothing checked yet.  */
+static void
+start_verifier (struct verifier *v, const struct pdump_view *view,
+                unsigned char *bytes, const struct pdump_exe *exe,
+                const struct dumper_heap *heap,
+                const struct dumper_decl *decls, size_t decl_count,
+                const char *path, char *detail, size_t detail_size)
 {
-  bool narrow = v->heap->type_count < NARROW_BYTES;
-  size_t starts = v->start_words * 8;
-  size_t rank = (v->start_words * 4 + 7) / 8 * 8;
-  size_t types = (size_t) ((v->object_count * (narrow ? 1 : 2) + 7) / 8 * 8);
-  size_t own_tag = ((size_t) v->heap->type_count + 7) / 8 * 8;
-  size_t granule_types = narrow ? v->start_words * 64 : 0;
-  size_t hot = v->hot_bitmap_words * 8;
-  bool small = v->cold_end - v->hot_offset <= UINT32_MAX;
-  size_t sizes = (size_t) v->object_count * (small ? 4 : 8);
-  sizes = (sizes + 7) / 8 * 8;
-  v->scratch_size = starts + rank + types + granule_types + own_tag + 3 * hot
-                    + sizes;
-  v->scratch = mmap (NULL, v->scratch_size ? v->scratch_size : 8,
-                     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (v->scratch == MAP_FAILED)
-    return false;
-  unsigned char *p = v->scratch;
-  v->starts = (uint64_t *) p;
-  p += starts;
-  v->rank = (uint32_t *) p;
-  p += rank;
-  if (narrow)
-    v->types8 = p;
-  else
-    v->types16 = (uint16_t *) p;
-  p += types;
-  if (narrow)
-    v->granule_types = p;
-  p += granule_types;
-  v->own_tag = p;
-  p += own_tag;
-  v->reported = (uint64_t *) p;
-  v->exe_bits = (uint64_t *) (p + hot);
-  v->code_bits = (uint64_t *) (p + 2 * hot);
-  if (small)
-    v->sizes32 = (uint32_t *) (p + 3 * hot);
-  else
-    v->sizes64 = (uint64_t *) (p + 3 * hot);
-  /* Lowest tag first, as the message names it.  */
-  for (uintptr_t tag = v->tag_mask + 1; tag-- > 0;)
-    if (v->heap->tag_types[tag] >= 0
-        && v->heap->tag_types[tag] < v->heap->type_count)
-      v->own_tag[v->heap->tag_types[tag]] = (uint8_t) (tag + 1);
-  return true;
+  memset (v, 0, sizeof *v);
+  v->tracer.word = on_word;
+  v->tracer.ptr = on_ptr;
+  v->tracer.bytes = on_bytes;
+  v->tracer.code = on_code;
+  v->tracer.sized = on_sized;
+  v->tracer.interior = on_interior;
+  v->decls = decls;
+  v->decl_count = decl_count;
+  v->view = view;
+  v->bytes = bytes;
+  v->base = (uintptr_t) bytes;
+  v->exe = exe;
+  v->heap = heap;
+  v->path = path;
+  v->detail = detail;
+  v->detail_size = detail_size;
+  v->status = DUMPER_OK;
+}
+
+/* The sections' bounds and the sizes of the scratch tables.  */
+static enum dumper_status
+measure_sections (struct verifier *v)
+{
+  const struct pdump_section *s = v->view->sections;
+  v->tag_mask = ((uintptr_t) 1 << v->heap->tag_bits) - 1;
+  v->object_align = (uint64_t) 1 << v->heap->tag_bits;
+  if (v->object_align < PDUMP_ALIGN)
+    v->object_align = PDUMP_ALIGN;
+  v->hot_offset = s[PDUMP_SECTION_HOT].offset;
+  v->hot_end = v->hot_offset + s[PDUMP_SECTION_HOT].size;
+  v->cold_offset = s[PDUMP_SECTION_COLD].offset;
+  v->cold_end = v->cold_offset + s[PDUMP_SECTION_COLD].size;
+  v->object_count = v->view->header.object_count;
+  v->hot_count = s[PDUMP_SECTION_OBJECTS].count;
+  uint64_t span = v->cold_end - v->hot_offset;
+  /* The counts agree (HOT's and COLD's make the header's, OBJECTS
+     indexes HOT's) and every object takes at least one granule of the
+     object sections: pdump_check_header, which made the view, refused
+     anything else (issue 32), so they bound the scratch by the file's
+     size.  Objects are numbered in 32 bits here.  */
+  if (v->object_count > UINT32_MAX)
+    return pdump_verify_fail (v, "%" PRIu64 " objects, more than the verifier "
+                              "numbers", v->object_count);
+  /* Granules rounded up: COLD may end inside one (a short last byte
+     block), and an object may start there.  */
+  v->start_words = (size_t) (((span + PDUMP_GRANULE - 1) / PDUMP_GRANULE
+                              + 63) / 64);
+  v->hot_words = s[PDUMP_SECTION_HOT].size / PDUMP_WORD_SIZE;
+  v->hot_bitmap_words = (size_t) ((v->hot_words + 63) / 64);
+  v->image_bits = (const uint64_t *) (v->bytes
+                                      + s[PDUMP_SECTION_RELOC_IMAGE].offset);
+  return DUMPER_OK;
+}
+
+/* Set the bits of BITS that LIST (COUNT uint32 HOT word indexes, which
+   pdump_relocate or pdump_relocate_code checked) names.  */
+static void
+set_listed_bits (uint64_t *bits, const unsigned char *list, uint64_t count)
+{
+  for (uint64_t i = 0; i < count; i++)
+    {
+      uint32_t w;
+      memcpy (&w, list + i * 4, sizeof w);
+      bits[w / 64] |= UINT64_C (1) << (w % 64);
+    }
 }
 
 enum dumper_status
@@ -1012,91 +709,33 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
   const struct pdump_header *h = &view->header;
   const struct pdump_section *s = view->sections;
   struct verifier v;
-  memset (&v, 0, sizeof v);
-  v.tracer.word = on_word;
-  v.tracer.ptr = on_ptr;
-  v.tracer.bytes = on_bytes;
-  v.tracer.code = on_code;
-  v.tracer.sized = on_sized;
-  v.tracer.interior = on_interior;
-  v.decls = decls;
-  v.decl_count = decl_count;
-  v.view = view;
-  v.bytes = bytes;
-  v.base = (uintptr_t) bytes;
-  v.exe = exe;
-  v.heap = heap;
-  v.path = path;
-  v.detail = detail;
-  v.detail_size = detail_size;
-  v.status = DUMPER_OK;
-
+  start_verifier (&v, view, bytes, exe, heap, decls, decl_count, path,
+                  detail, detail_size);
   if (h->type_count != (uint32_t) heap->type_count
       || h->tag_bits != heap->tag_bits)
-    return fail_index (&v, "the image describes %u types and %u tag bits; "
-                       "this executable has %d and %u", h->type_count,
-                       h->tag_bits, heap->type_count, heap->tag_bits);
+    return pdump_verify_fail (&v, "the image describes %u types and %u tag "
+                              "bits; this executable has %d and %u",
+                              h->type_count,
+                              h->tag_bits, heap->type_count, heap->tag_bits);
   enum dumper_status st
     = pdump_check_section_sum (view, PDUMP_SECTION_OBJECTS,
                                bytes + s[PDUMP_SECTION_OBJECTS].offset, path,
                                detail, detail_size);
   if (st != DUMPER_OK)
     return st;
-
-  v.tag_mask = ((uintptr_t) 1 << heap->tag_bits) - 1;
-  v.object_align = (uint64_t) 1 << heap->tag_bits;
-  if (v.object_align < PDUMP_ALIGN)
-    v.object_align = PDUMP_ALIGN;
-  v.hot_offset = s[PDUMP_SECTION_HOT].offset;
-  v.hot_end = v.hot_offset + s[PDUMP_SECTION_HOT].size;
-  v.cold_offset = s[PDUMP_SECTION_COLD].offset;
-  v.cold_end = v.cold_offset + s[PDUMP_SECTION_COLD].size;
-  v.object_count = h->object_count;
-  v.hot_count = s[PDUMP_SECTION_OBJECTS].count;
-  uint64_t span = v.cold_end - v.hot_offset;
-  /* The counts agree (HOT's and COLD's make the header's, OBJECTS
-     indexes HOT's) and every object takes at least one granule of the
-     object sections: pdump_check_header, which made the view, refused
-     anything else (issue 32), so they bound the scratch by the file's
-     size.  Objects are numbered in 32 bits here.  */
-  if (v.object_count > UINT32_MAX)
-    return fail_index (&v, "%" PRIu64 " objects, more than the verifier "
-                       "numbers", v.object_count);
-  /* Granules rounded up: COLD may end inside one (a short last byte
-     block), and an object may start there.  */
-  v.start_words = (size_t) (((span + PDUMP_GRANULE - 1) / PDUMP_GRANULE
-                             + 63) / 64);
-  v.hot_words = s[PDUMP_SECTION_HOT].size / PDUMP_WORD_SIZE;
-  v.hot_bitmap_words = (size_t) ((v.hot_words + 63) / 64);
-  v.image_bits = (const uint64_t *) (bytes + s[PDUMP_SECTION_RELOC_IMAGE].offset);
-  if (!reserve (&v))
+  if (measure_sections (&v) != DUMPER_OK)
+    return v.status;
+  if (!pdump_verify_reserve (&v))
     return pdump_check_fail (DUMPER_E_NOMEM, detail, detail_size, path,
                              "cannot allocate %zu bytes to verify the heap",
                              v.scratch_size);
-
-  /* RELOC_EXE as a bitmap (pdump_relocate checked it is sorted and
-     inside HOT).  */
-  const unsigned char *exe_list = bytes + s[PDUMP_SECTION_RELOC_EXE].offset;
-  for (uint64_t i = 0; i < s[PDUMP_SECTION_RELOC_EXE].count; i++)
-    {
-      uint32_t w;
-      memcpy (&w, exe_list + i * 4, sizeof w);
-      v.exe_bits[w / 64] |= UINT64_C (1) << (w % 64);
-    }
-  /* RELOC_CODE likewise (pdump_relocate_code checked it).  */
-  for (uint64_t i = 0; i < s[PDUMP_SECTION_RELOC_CODE].count; i++)
-    {
-      uint32_t w;
-      memcpy (&w, (const unsigned char *) reloc_code + i * 4, sizeof w);
-      v.code_bits[w / 64] |= UINT64_C (1) << (w % 64);
-    }
-
-  const unsigned char *index = bytes + s[PDUMP_SECTION_OBJECTS].offset;
-  uint64_t index_size = s[PDUMP_SECTION_OBJECTS].size;
-  if (map_objects (&v, index, index_size) == DUMPER_OK
+  set_listed_bits (v.exe_bits, bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
+                   s[PDUMP_SECTION_RELOC_EXE].count);
+  set_listed_bits (v.code_bits, reloc_code, s[PDUMP_SECTION_RELOC_CODE].count);
+  if (pdump_verify_map_objects (&v, bytes + s[PDUMP_SECTION_OBJECTS].offset,
+                                s[PDUMP_SECTION_OBJECTS].size) == DUMPER_OK
       && check_objects (&v) == DUMPER_OK)
     check_registry (&v);
   munmap (v.scratch, v.scratch_size ? v.scratch_size : 8);
   return v.status;
 }
-
