@@ -57,11 +57,11 @@ struct verifier
   uint64_t *reported;            /* HOT words a trace reported */
   uint64_t *exe_bits;            /* HOT words listed in RELOC_EXE */
   uint64_t *code_bits;           /* HOT words listed in RELOC_CODE */
-  /* Object sizes by number, from the index (map_objects): the walk
-     over the objects and the checks of sized and interior pointers
-     read them here instead of decoding the index again.  Four bytes
-     each (SIZES32) when the object sections span less than 4 GiB, so
-     that no object can be larger, else eight (SIZES64).  */
+  /* Object sizes by number, from the index (pdump_verify_map_objects):
+     the walk over the objects and the checks of sized and interior
+     pointers read them here instead of decoding the index again.  Four
+     bytes each (SIZES32) when the object sections span less than 4 GiB,
+     so that no object can be larger, else eight (SIZES64).  */
   uint32_t *sizes32;
   uint64_t *sizes64;
   size_t start_words, hot_bitmap_words;
@@ -134,9 +134,8 @@ set_type (struct verifier *v, uint64_t number, unsigned type)
                                    : type);
 }
 
-
-/* The size of object NUMBER, as the index says (map_objects checked
-   and recorded it).  */
+/* The size of object NUMBER, as the index says (pdump_verify_map_objects
+   checked and recorded it).  */
 static inline uint64_t
 size_of (const struct verifier *v, uint64_t number)
 {

@@ -555,9 +555,9 @@ check_object (struct verifier *v, uint64_t number, unsigned type,
 /* How far ahead of the object being checked its walk loads HOT.  */
 #define HOT_AHEAD 1024
 
-/* Every object in index order, placed as index_next placed it, from
-   the types and sizes map_objects recorded (the index itself is not
-   read again).  Apart from check_objects, which calls setjmp once for
+/* Every object in index order, placed as verify-index.c placed it,
+   from the types and sizes pdump_verify_map_objects recorded (the index
+   itself is not read again).  Apart from check_objects, which calls setjmp once for
    the whole walk: no local of a function that calls setjmp may live
    across it.  */
 static void __attribute__ ((noinline))

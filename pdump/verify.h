@@ -99,7 +99,8 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
    - registry values obey the same rules.
 
    Needs no allocation but one scratch mapping sized from the header
-   (about 4 bits per 8 bytes of objects plus 2 bytes per object).  Any
+   (about 1.5 bytes per 8 bytes of objects plus 5 bytes per object:
+   verify-pass.h).  Any
    violation is DUMPER_E_IMAGE_CORRUPT naming the object, its type, the
    field and the value.  Host contract (heap.h): size functions read at
    most the first 64 bytes of an object, trace functions read only the
