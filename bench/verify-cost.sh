@@ -5,32 +5,45 @@
 # itself, at loadup scales 1, 4, 16 and 64 (bench/scales.sh).
 #
 # Usage: bench/verify-cost.sh [RUNS]     (default 7 runs per mode and scale)
-# Environment: BUILDDIR (default .), SCALES (default: bench/scales.sh).
+# Environment: BUILDDIR (default .), SCALES (default: bench/scales.sh),
+#   BEFORE: another pdumper build directory (say, of main) measured in
+#   the same run, interleaved start by start, as the "before" of a change.
 #
-# Dumps one dlisp image per scale, then starts dlisp from each with
-# `--load-stats', the two modes alternating run by run and the scales
+# Dumps one dlisp image per scale (and build: an image names the build
+# that wrote it), then starts dlisp from each with `--load-stats', the
+# two modes (and builds) alternating run by run and the scales
 # round-robin, so a busy machine slows everything alike.  The figures
 # are the loader's own (pdump_stats): `load' is pdump-total-seconds with
 # verification off (open, map, checksums, relocation, restore, hooks),
 # `pass' is pdump-structure-seconds with it on.  Prints medians in ms,
 # the pass's share of the load, and the default the rule of issue 20
-# gives (on when the pass costs less than 20% of the load).
+# gives (on when the pass costs less than 20% of the load); with
+# BEFORE, the same table for that build first, then the pass's time
+# after / before per scale.
 
 BUILDDIR=${BUILDDIR:-.}
 RUNS=${1:-7}
 HERE=`dirname "$0"`
 SCALES=${SCALES:-`sh "$HERE/scales.sh"`}
-BARE=$BUILDDIR/host/dlisp-bare
-DLISP=$BUILDDIR/host/dlisp
 
-test -x "$BARE" || { echo "verify-cost: $BARE not found; build --with-dumper=pdumper first" >&2; exit 66; }
+BUILDS=
+[ -n "$BEFORE" ] && BUILDS=before
+BUILDS="$BUILDS after"
+dir_of () { if [ "$1" = before ]; then echo "$BEFORE"; else echo "$BUILDDIR"; fi; }
+
+for b in $BUILDS; do
+  test -x "`dir_of $b`/host/dlisp-bare" || { echo "verify-cost: `dir_of $b`/host/dlisp-bare not found; build --with-dumper=pdumper first" >&2; exit 66; }
+done
 
 tmp=`mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX"` || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-for s in $SCALES; do
-  "$BARE" --loadup-scale "$s" --temacs=pdump --output "$tmp/s$s.pdmp" > /dev/null \
-    || { echo "verify-cost: dump at scale $s failed" >&2; exit 1; }
+for b in $BUILDS; do
+  for s in $SCALES; do
+    "`dir_of $b`/host/dlisp-bare" --loadup-scale "$s" --temacs=pdump \
+      --output "$tmp/$b.s$s.pdmp" > /dev/null \
+      || { echo "verify-cost: dump at scale $s failed (`dir_of $b`)" >&2; exit 1; }
+  done
 done
 
 field () { sed -n "s/^$1: //p" "$2"; }
@@ -38,15 +51,17 @@ field () { sed -n "s/^$1: //p" "$2"; }
 i=0
 while [ $i -lt "$RUNS" ]; do
   for s in $SCALES; do
-    for mode in none structure; do
-      # Base mode random: every start relocates the image from the
-      # file (the default, boot, maps its cache and runs no pass).
-      DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=$mode "$DLISP" \
-        --dump-file="$tmp/s$s.pdmp" --load-stats \
-        > "$tmp/out" || { echo "verify-cost: load failed at scale $s ($mode)" >&2; exit 1; }
-      field pdump-total-seconds "$tmp/out" >> "$tmp/total.$s.$mode"
-      field pdump-structure-seconds "$tmp/out" >> "$tmp/pass.$s.$mode"
-      field pdump-objects "$tmp/out" > "$tmp/objects.$s"
+    for b in $BUILDS; do
+      for mode in none structure; do
+        # Base mode random: every start relocates the image from the
+        # file (the default, boot, maps its cache and runs no pass).
+        DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=$mode "`dir_of $b`/host/dlisp" \
+          --dump-file="$tmp/$b.s$s.pdmp" --load-stats \
+          > "$tmp/out" || { echo "verify-cost: load failed at scale $s ($mode, `dir_of $b`)" >&2; exit 1; }
+        field pdump-total-seconds "$tmp/out" >> "$tmp/total.$b.$s.$mode"
+        field pdump-structure-seconds "$tmp/out" >> "$tmp/pass.$b.$s.$mode"
+        field pdump-objects "$tmp/out" > "$tmp/objects.$s"
+      done
     done
   done
   i=$(( i + 1 ))
@@ -58,19 +73,27 @@ median () {
     printf "%.3f", m * 1000 }'
 }
 
-echo "structural verification cost, medians of $RUNS runs (ms)"
-printf "%6s %10s %10s %12s %10s %8s\n" scale objects load "load+verify" pass "pass/load"
-worst=0
-for s in $SCALES; do
-  load=`median "$tmp/total.$s.none"`
-  both=`median "$tmp/total.$s.structure"`
-  pass=`median "$tmp/pass.$s.structure"`
-  share=`echo "$pass $load" | awk '{ printf "%.0f", 100 * $1 / $2 }'`
-  printf "%6s %10s %10s %12s %10s %7s%%\n" "$s" "`cat "$tmp/objects.$s"`" "$load" "$both" "$pass" "$share"
-  [ "$share" -gt "$worst" ] && worst=$share
+for b in $BUILDS; do
+  echo "structural verification cost, medians of $RUNS runs (ms)${BEFORE:+, $b: `dir_of $b`}"
+  printf "%6s %10s %10s %12s %10s %8s\n" scale objects load "load+verify" pass "pass/load"
+  worst=0
+  for s in $SCALES; do
+    load=`median "$tmp/total.$b.$s.none"`
+    both=`median "$tmp/total.$b.$s.structure"`
+    pass=`median "$tmp/pass.$b.$s.structure"`
+    share=`echo "$pass $load" | awk '{ printf "%.0f", 100 * $1 / $2 }'`
+    printf "%6s %10s %10s %12s %10s %7s%%\n" "$s" "`cat "$tmp/objects.$s"`" "$load" "$both" "$pass" "$share"
+    [ "$share" -gt "$worst" ] && worst=$share
+  done
+  if [ "$worst" -lt 20 ]; then
+    echo "rule (issue 20): the pass costs at most $worst% of the load: default on"
+  else
+    echo "rule (issue 20): the pass costs up to $worst% of the load (>= 20%): opt-in"
+  fi
 done
-if [ "$worst" -lt 20 ]; then
-  echo "rule (issue 20): the pass costs at most $worst% of the load: default on"
-else
-  echo "rule (issue 20): the pass costs up to $worst% of the load (>= 20%): opt-in"
+if [ -n "$BEFORE" ]; then
+  printf "%6s %14s\n" scale "pass after/before"
+  for s in $SCALES; do
+    printf "%6s %14s\n" "$s" "`echo \`median "$tmp/pass.after.$s.structure"\` \`median "$tmp/pass.before.$s.structure"\` | awk '{ printf "%.2f", $1 / $2 }'`"
+  done
 fi

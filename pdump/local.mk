@@ -3,12 +3,12 @@
 
 LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/discover.c \
 	pdump/embed.c pdump/exe.c \
-	pdump/gc.c pdump/load.c pdump/loadcheck.c pdump/place.c pdump/restore.c pdump/stats.c pdump/testhooks.c pdump/verify.c pdump/walk.c \
+	pdump/gc.c pdump/load.c pdump/loadcheck.c pdump/place.c pdump/restore.c pdump/stats.c pdump/testhooks.c pdump/verify.c pdump/verify-index.c pdump/verify-structure.c pdump/walk.c \
 	pdump/write.c
 
 # The format checks, for tools that read images in any build.
 PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
-	pdump/verify.o
+	pdump/verify.o pdump/verify-index.o pdump/verify-structure.o
 
 # Tests of the portable dumper.
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pdump/verify.h: the one verification sequence of an image in memory
-   (verify.c), shared by the loader (load.c), dumper-inspect --check and
-   the fuzz targets, so they accept and refuse exactly the same images
-   with the same status.
+   (verify.c; its structural pass in verify-structure.c), shared by the
+   loader (load.c), dumper-inspect --check and the fuzz targets, so they
+   accept and refuse exactly the same images with the same status.
 
    The sequence: checksums of COLD and the discardable tables; HOT
    relocated in place with its checksum; the registry against the
@@ -99,7 +99,8 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
    - registry values obey the same rules.
 
    Needs no allocation but one scratch mapping sized from the header
-   (about 4 bits per 8 bytes of objects plus 2 bytes per object).  Any
+   (about 1.5 bytes per 8 bytes of objects plus 5 bytes per object:
+   verify-pass.h).  Any
    violation is DUMPER_E_IMAGE_CORRUPT naming the object, its type, the
    field and the value.  Host contract (heap.h): size functions read at
    most the first 64 bytes of an object, trace functions read only the

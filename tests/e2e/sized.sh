@@ -26,7 +26,8 @@
 # crafted
 # images refused by verify=structure with the check under test's
 # message: the first thread's capacity edited (its sized pointer
-# disagrees with the index), its program counter moved into the padding
+# disagrees with the index), its stack pointer moved into its block
+# (not an object's start), its program counter moved into the padding
 # after its code array (in no object).
 
 . "$SRCDIR/tests/e2e/lib.sh"
@@ -208,6 +209,13 @@ if [ "$W" = 8 ]; then
   crafted "verify=structure: a referrer's length disagrees with the index" \
     "field +8 = 0x" "the referrer says the \`slots' block has 120 bytes; the index says 128" \
     "s1@$((thread - hot + 16))/8=15"
+  # The stack pointer (a sized pointer) moved one word into its block:
+  # the start check of the object lookup the sized pointers use (the
+  # other pointers' targets are checked in the per-granule type map).
+  stack=`u64 "$T/good" \`expr $thread + 8\``
+  crafted "verify=structure: a sized pointer into the middle of its block" \
+    "field +8 = 0x" "a sized block pointer not at the start of an object" \
+    "s1@$((thread - hot + 8))/8=$((stack + 8))"
   # pc = code + 2 words of 4; code is 20 bytes, the next object 24
   # bytes after its start: code + 22 lies in the padding between them.
   pc=`u64 "$T/good" \`expr $thread + 56\``

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/pdump/mutkill-verify.sh: the checks of structural verification
-# (pdump/verify.c, DUMPER_PDUMP_VERIFY=structure) whose mutants survived
+# (pdump/verify-structure.c, DUMPER_PDUMP_VERIFY=structure) whose mutants survived
 # the mutation harness (tests/mutation): other tests get these images
 # refused, but by another check.  Each case is an image that only the
 # check under test refuses, loaded by toyhost, and asserts status 86 and

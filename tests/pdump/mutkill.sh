@@ -26,7 +26,7 @@
 #     pointer naming a static's declaration, or the declaration one past
 #     the table (dlisp's image: toyhost's has no code pointers); a
 #     remembered pointer whose declared type the image has no entry for;
-# and with DUMPER_PDUMP_VERIFY=structure (verify.c): a tagged pointer
+# and with DUMPER_PDUMP_VERIFY=structure (verify-structure.c): a tagged pointer
 # taken out of RELOC_IMAGE, one byte after the last entry of the object
 # index, another tag width, a damaged object index, OBJECTS and HOT
 # disagreeing on the hot objects; HOT counting more objects than the
@@ -211,7 +211,7 @@ refused "a remembered pointer's declared type past the image's types" "$T/plain.
   "names pointer first_box of type 3; the image has 3 types" h72/4=3 s7.count=3
 
 # ------------------------------------------------------------------
-# Structural verification (verify.c).
+# Structural verification (verify-structure.c).
 
 VERIFY=structure
 refused "verify=structure: an image of 2 tag bits for a host of 3" "$T/plain.pdmp" \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tools/inspect/deep.c: dumper-inspect --check --deep.
 
-   The structural pass (pdump/verify.c) needs the host's type table:
+   The structural pass (pdump/verify-structure.c) needs the host's type table:
    its size and trace functions are code in the host, not data in the
    image.  So the inspector does not imitate it: it runs the host
    itself, BINARY --dump-file=IMAGE with DUMPER_PDUMP_CHECK_ONLY=1 and

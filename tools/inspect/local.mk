@@ -95,7 +95,7 @@ check: tools/dumper-inspect
 FUZZ_CC = clang
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SECONDS = 300
-FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetargets.c common/elfnote.c common/os.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c \
+FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetargets.c common/elfnote.c common/os.c common/zmem.c pdump/check.c pdump/codec.c pdump/embed.c pdump/exe.c pdump/verify.c pdump/verify-index.c pdump/verify-structure.c \
 	tests/fuzz/fuzz_image.c tests/fuzz/reseal.c
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
