@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pdump/walk.h: the writer's graph walk (walk.c), which turns the live
-   heap into the image's sections in memory; write.c lays them out and
-   writes the file.  */
+/* pdump/walk.h: the writer's graph walk (walk.c and the files it lists),
+   which turns the live heap into the image's sections in memory;
+   write.c lays them out and writes the file.  */
 
 #ifndef DUMPER_PDUMP_WALK_H
 #define DUMPER_PDUMP_WALK_H
@@ -80,7 +80,7 @@ struct pdump_field
   const void *field;
   size_t arg;               /* type (ptr) or length (bytes, sized) */
   int32_t type;             /* sized: the owner-sized type */
-  unsigned char form;       /* walk.c's enum field_form */
+  unsigned char form;       /* walkint.h's enum field_form */
 };
 
 /* An interior pointer (dumper_trace_interior), resolved when the walk
