@@ -555,6 +555,70 @@ record_value_kind (enum value_kind kind)
   return PDUMP_VALUE_NONE;
 }
 
+/* The record of after-load hook I, declared by D: the hook's
+   executable offset, which must be the executable's code.  */
+static void
+hook_record (struct pdump_walk *w, size_t i, const struct dumper_decl *d,
+             struct pdump_record *r)
+{
+  r->exe_offset = (uintptr_t) d->fn - w->exe.bias;
+  r->size = 0;
+  r->value_kind = PDUMP_VALUE_NONE;
+  if (!pdump_exe_code (&w->exe, r->exe_offset))
+    pdump_walk_fail (w, DUMPER_E_FOREIGN_POINTER, "after-load hook %zu (%s) "
+                     "at %p is not in the executable's code (hooks in "
+                     "shared libraries cannot be restored)",
+                     i, d->name, (void *) (uintptr_t) d->fn);
+}
+
+/* The record of remembered scalar E, declared by D: its bytes go to
+   SCALAR_DATA, 8-aligned.  */
+static void
+scalar_record (struct pdump_walk *w, const struct pdump_entry *e,
+               const struct dumper_decl *d, struct pdump_record *r)
+{
+  r->size = d->size;
+  r->value = w->scalar_data.size;
+  r->value_kind = PDUMP_VALUE_NONE;
+  if (!pdump_buf_append (&w->scalar_data, e->addr, d->size)
+      || !pdump_buf_reserve (&w->scalar_data,
+                             align_up (w->scalar_data.size, 8)))
+    pdump_walk_fail (w, DUMPER_E_NOMEM, "out of memory for remembered "
+                     "scalars");
+  w->scalar_data.size = align_up (w->scalar_data.size, 8);
+}
+
+/* Encode the word or pointer that registry entry I (E, declared by D)
+   holds into R, visiting what it points to.  False after failing.  */
+static bool
+encode_entry (struct pdump_walk *w, size_t i, const struct pdump_entry *e,
+              const struct dumper_decl *d, struct pdump_record *r)
+{
+  uint64_t encoded = 0;
+  enum value_kind kind = VALUE_PLAIN;
+  uintptr_t value;
+  memcpy (&value, e->addr, sizeof value);
+  if (d->kind == DUMPER_DECL_PTR)
+    {
+      if (d->type >= w->heap->type_count)
+        {
+          pdump_walk_fail (w, DUMPER_E_REGISTRATION, "registry entry %zu: "
+                           "remembered pointer %s of type %d, not a type "
+                           "of the heap description", i, d->name,
+                           (int) d->type);
+          return false;
+        }
+      if (!pdump_walk_encode_ptr (w, value, (int) d->type, 0, &encoded,
+                                  &kind))
+        return false;
+    }
+  else if (!pdump_walk_encode_word (w, value, 0, &encoded, &kind))
+    return false;
+  r->value = encoded;
+  r->value_kind = record_value_kind (kind);
+  return true;
+}
+
 /* Turn registry entry I into a record, walking what it reaches.  The
    record names the entry's declaration by index; the loader takes the
    address it writes (or the hook it hands back) from the declaration,
@@ -568,10 +632,9 @@ walk_entry (struct pdump_walk *w, size_t i)
   w->current_root = i;
   if (e->decl >= w->decl_count)
     {
-      pdump_walk_fail (w, DUMPER_E_STATE,
-                       "registry entry %zu names declaration %" PRIu32
-                       " of %zu",
-                       i, e->decl, w->decl_count);
+      pdump_walk_fail (w, DUMPER_E_STATE, "registry entry %zu names "
+                       "declaration %" PRIu32 " of %zu", i, e->decl,
+                       w->decl_count);
       return;
     }
   const struct dumper_decl *d = &w->decls[e->decl];
@@ -580,84 +643,45 @@ walk_entry (struct pdump_walk *w, size_t i)
   r->decl = e->decl;
   r->exe_offset = exe_offset;
   r->size = sizeof (uintptr_t);
-
   if (d->kind == DUMPER_DECL_HOOK)
     {
-      r->exe_offset = (uintptr_t) d->fn - w->exe.bias;
-      r->size = 0;
-      r->value_kind = PDUMP_VALUE_NONE;
-      if (!pdump_exe_code (&w->exe, r->exe_offset))
-        pdump_walk_fail (w, DUMPER_E_FOREIGN_POINTER,
-                         "after-load hook %zu (%s) at %p is "
-                         "not in the executable's code (hooks in shared "
-                         "libraries cannot "
-                         "be restored)",
-                         i, d->name, (void *) (uintptr_t) d->fn);
+      hook_record (w, i, d, r);
       return;
     }
-
   uint64_t size = d->kind == DUMPER_DECL_SCALAR ? d->size : sizeof (uintptr_t);
   if (!pdump_exe_writable (&w->exe, exe_offset, size))
     {
-      pdump_walk_fail (w, DUMPER_E_FOREIGN_POINTER,
-                       "registry entry %zu: the static %s at "
-                       "%p (%" PRIu64
-                       " bytes) is not in the executable's writable data; "
-                       "only statics of the executable itself can be "
-                       "remembered",
+      pdump_walk_fail (w, DUMPER_E_FOREIGN_POINTER, "registry entry %zu: the "
+                       "static %s at %p (%" PRIu64 " bytes) is not in the "
+                       "executable's writable data; only statics of the "
+                       "executable itself can be remembered",
                        i, d->name, e->addr, size);
       return;
     }
-
-  uint64_t encoded = 0;
-  enum value_kind kind = VALUE_PLAIN;
-  uintptr_t value;
   switch (d->kind)
     {
     case DUMPER_DECL_ROOT:
     case DUMPER_DECL_WORD:
-      memcpy (&value, e->addr, sizeof value);
-      if (!pdump_walk_encode_word (w, value, 0, &encoded, &kind))
-        return;
-      break;
     case DUMPER_DECL_PTR:
-      memcpy (&value, e->addr, sizeof value);
-      if (d->type >= w->heap->type_count)
-        {
-          pdump_walk_fail (w, DUMPER_E_REGISTRATION,
-                           "registry entry %zu: remembered "
-                           "pointer %s of type %d, not a type of the heap "
-                           "description",
-                           i, d->name, (int) d->type);
-          return;
-        }
-      if (!pdump_walk_encode_ptr (w, value, (int) d->type, 0, &encoded, &kind))
-        return;
-      break;
+      if (encode_entry (w, i, e, d, r))
+        drain (w);
+      return;
     case DUMPER_DECL_SCALAR:
-      r->size = d->size;
-      r->value = w->scalar_data.size;
-      r->value_kind = PDUMP_VALUE_NONE;
-      if (!pdump_buf_append (&w->scalar_data, e->addr, d->size)
-          || !pdump_buf_reserve (&w->scalar_data,
-                                 align_up (w->scalar_data.size, 8)))
-        pdump_walk_fail (w, DUMPER_E_NOMEM,
-                         "out of memory for remembered scalars");
-      w->scalar_data.size = align_up (w->scalar_data.size, 8);
+      scalar_record (w, e, d, r);
       return;
     default:
       pdump_walk_fail (w, DUMPER_E_STATE,
                        "registry entry %zu has kind %" PRIu32, i, d->kind);
       return;
     }
-  r->value = encoded;
-  r->value_kind = record_value_kind (kind);
-  drain (w);
 }
 
-enum dumper_status
-pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
-                int hot_fd, uint64_t hot_file_offset, int cold_fd)
+/* Set up walk W for REQ (see pdump_walk_run): its inputs, its output
+   files, and the checks of the heap description and the process that
+   come before any object.  */
+static enum dumper_status
+walk_begin (struct pdump_walk *w, const struct pdump_write_request *req,
+            int hot_fd, uint64_t hot_file_offset, int cold_fd)
 {
   memset (w, 0, sizeof *w);
   w->hot_fd = hot_fd;
@@ -699,15 +723,21 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
 
   if (req->heap->type_count < 0
       || req->heap->type_count >= (int) PDUMP_TYPE_BYTES)
-    return pdump_walk_fail (w, DUMPER_E_HEAP_DESC,
-                            "the heap description has %d types; "
-                            "an image holds at most %u",
+    return pdump_walk_fail (w, DUMPER_E_HEAP_DESC, "the heap description "
+                            "has %d types; an image holds at most %u",
                             req->heap->type_count, PDUMP_TYPE_BYTES - 1);
   if (!pdump_exe_layout (&w->exe))
     return pdump_walk_fail (w, DUMPER_E_EXE,
                             "cannot read the executable's program headers");
   if (!common_maps_read (&w->maps))
     return pdump_walk_fail (w, DUMPER_E_IO, "cannot read /proc/self/maps");
+  return DUMPER_OK;
+}
+
+/* The walk's tables, sized for the objects REQ expects.  */
+static enum dumper_status
+walk_reserve (struct pdump_walk *w, const struct pdump_write_request *req)
+{
   /* The pre-dump check's set of the objects it reached, numbered: their
      entries go to an array (zero pages, touched as they are met), any
      other to the map.  */
@@ -729,8 +759,8 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
       expected_others = expected > w->reached_count
                         ? expected - w->reached_count : 0;
     }
-  w->records
-      = calloc (w->entry_count ? w->entry_count : 1, sizeof *w->records);
+  w->records = calloc (w->entry_count ? w->entry_count : 1,
+                       sizeof *w->records);
   if (w->records == NULL
       || !common_code_targets_build (&w->code_targets, w->decls, w->decl_count)
       || !common_addrmap_init (&w->visited, expected_others
@@ -740,9 +770,15 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
     return pdump_walk_fail (w, DUMPER_E_NOMEM,
                             "out of memory starting the dump");
   w->record_count = w->entry_count;
+  return DUMPER_OK;
+}
 
-  for (size_t i = 0; i < w->entry_count && w->status == DUMPER_OK; i++)
-    walk_entry (w, i);
+/* After the last registry entry: the lint's count, HOT's group area
+   appended, interior pointers resolved, and what is left of HOT and
+   COLD written out.  */
+static void
+walk_end (struct pdump_walk *w)
+{
   if (w->status == DUMPER_OK && w->lint_count > LINT_LISTED_MAX && w->warn)
     {
       char message[200];
@@ -763,6 +799,18 @@ pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
            pdump_walk_late_order);
   if (w->status == DUMPER_OK && w->cold_fd >= 0 && pdump_walk_cold_flush (w))
     w->cold_checksum = XXH3_64bits_digest (w->cold_hash);
+}
+
+enum dumper_status
+pdump_walk_run (struct pdump_walk *w, const struct pdump_write_request *req,
+                int hot_fd, uint64_t hot_file_offset, int cold_fd)
+{
+  if (walk_begin (w, req, hot_fd, hot_file_offset, cold_fd) != DUMPER_OK
+      || walk_reserve (w, req) != DUMPER_OK)
+    return w->status;
+  for (size_t i = 0; i < w->entry_count && w->status == DUMPER_OK; i++)
+    walk_entry (w, i);
+  walk_end (w);
   /* The layout needs no lookups by address: the map goes before it
      allocates.  */
   common_addrmap_free (&w->visited);
