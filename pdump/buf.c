@@ -49,10 +49,9 @@ pdump_buf_append (struct pdump_buf *b, const void *bytes, size_t size)
 }
 
 /* Make room in area A's word bitmaps for its first BYTES bytes: image
-   relocations, executable (and code) relocations, and every word a
-   trace reported (to catch a field reported twice before its encoded
-   value is read back, and for the lint of unreported words).  All three
-   are the same size.  */
+   relocations, and every word a trace reported (to catch a field
+   reported twice before its encoded value is read back, and for the
+   lint of unreported words).  Both are the same size.  */
 bool
 pdump_bits_reserve (struct pdump_hot_area *a, uint64_t area_bytes)
 {
@@ -64,8 +63,8 @@ pdump_bits_reserve (struct pdump_hot_area *a, uint64_t area_bytes)
     capacity *= 2;
   size_t old_bytes = a->bits_words * sizeof (uint64_t);
   size_t bytes = capacity * sizeof (uint64_t);
-  uint64_t **maps[3] = { &a->image_bits, &a->exe_bits, &a->reported_bits };
-  for (int k = 0; k < 3; k++)
+  uint64_t **maps[2] = { &a->image_bits, &a->reported_bits };
+  for (int k = 0; k < 2; k++)
     {
       uint64_t *grown = common_zrealloc (*maps[k], old_bytes, bytes, true);
       if (grown == NULL)

@@ -204,16 +204,16 @@ pdump_walk_encode_sized (struct pdump_walk *w, uintptr_t value, int type,
     return true;
   char problem[320];
   if (type < 0 || type >= w->heap->type_count
-      || w->heap->types[type].size != NULL)
+      || w->heap->types[type].size != NULL || nbytes == 0)
     {
-      snprintf (problem, sizeof problem, "sized pointer (dumper_trace_sized) "
-                "to type %d, which is not an owner-sized type (it has a size "
-                "function, or is not in the type table)", type);
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      pdump_walk_unchecked (w, field_offset, "a sized pointer to a type "
+                            "that is not owner-sized, or of 0 bytes");
       return false;
     }
   const struct dumper_type *t = &w->heap->types[type];
-  if (nbytes == 0 || too_big (nbytes))
+  /* The walk's own bound (the check compares the length with the
+     block's room, which it cannot always tell).  */
+  if (too_big (nbytes))
     {
       snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of type "
                 "`%s' is reported with %zu bytes; a sized block has 1 to "
@@ -226,10 +226,8 @@ pdump_walk_encode_sized (struct pdump_walk *w, uintptr_t value, int type,
                                       field_offset, encoded, kind);
   if (where == IN_EXE)
     {
-      snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of type "
-                "`%s' is in the executable; owner-sized blocks must come "
-                "from dumper_alloc", value, t->name);
-      pdump_walk_fail_field (w, DUMPER_E_REGISTRATION, field_offset, problem);
+      pdump_walk_unchecked (w, field_offset, "a sized block lies in the "
+                            "executable");
       return false;
     }
   if (where != IN_HEAP)
@@ -246,12 +244,8 @@ pdump_walk_encode_sized (struct pdump_walk *w, uintptr_t value, int type,
       const uint64_t *length = common_addrmap_get (&w->sized_lengths, value);
       if (length != NULL && *length != nbytes)
         {
-          snprintf (problem, sizeof problem, "sized block 0x%" PRIxPTR " of "
-                    "type `%s' is reported with %zu bytes here and with %"
-                    PRIu64 " bytes by an earlier referrer; every referrer "
-                    "must report the same length", value, t->name, nbytes,
-                    *length);
-          pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+          pdump_walk_unchecked (w, field_offset, "referrers of a sized "
+                                "block report different lengths");
           return false;
         }
       *kind = VALUE_IMAGE;
@@ -283,27 +277,25 @@ pdump_walk_trace_code (struct dumper_tracer *t, const void *field)
     return;
   const struct common_code_target *target
     = common_code_targets_find (&w->code_targets, value);
-  char problem[256];
   if (target == NULL)
-    snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " (exe+0x%"
-              PRIxPTR ") is not a declared code target; declare the "
-              "function with DUMPER_DECLARE_CODE or in a "
-              "DUMPER_DECLARE_CODE_TABLE", value, value - w->exe.bias);
-  else if (!PDUMP_CODE_INDEX_FITS (target->decl)
-           || !PDUMP_CODE_INDEX_FITS (target->element))
-    snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " is "
-              "declaration %" PRIu32 " (%s), element %" PRIu32 ": an image "
-              "of %u-byte words names declarations and elements below %"
-              PRIu64, value, target->decl,
-              w->decls[target->decl].name ? w->decls[target->decl].name : "?",
-              target->element, (unsigned) PDUMP_WORD_SIZE,
-              PDUMP_CODE_INDEX_LIMIT);
-  else
     {
-      pdump_walk_store (w, off,
-                        PDUMP_CODE_WORD (target->decl, target->element),
-                        VALUE_CODE);
+      pdump_walk_unchecked (w, off, "a code pointer is not a declared code "
+                            "target");
       return;
     }
-  pdump_walk_fail_field (w, DUMPER_E_REGISTRATION, off, problem);
+  if (!PDUMP_CODE_INDEX_FITS (target->decl)
+      || !PDUMP_CODE_INDEX_FITS (target->element))
+    {
+      char problem[256];
+      snprintf (problem, sizeof problem, "code pointer 0x%" PRIxPTR " is "
+                "declaration %" PRIu32 " (%s), element %" PRIu32 ": an image "
+                "of %u-byte words names declarations and elements below %"
+                PRIu64, value, target->decl, w->decls[target->decl].name
+                ? w->decls[target->decl].name : "?", target->element,
+                (unsigned) PDUMP_WORD_SIZE, PDUMP_CODE_INDEX_LIMIT);
+      pdump_walk_fail_field (w, DUMPER_E_REGISTRATION, off, problem);
+      return;
+    }
+  pdump_walk_store (w, off, PDUMP_CODE_WORD (target->decl, target->element),
+                    VALUE_CODE);
 }

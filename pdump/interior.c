@@ -157,18 +157,17 @@ placed_containing (const struct placed_list *l, uintptr_t address)
   return &l->items[lo - 1];
 }
 
-/* Refuse interior pointer P, whose target is in no placed object.  */
+/* Refuse interior pointer P, whose target is in no placed object: the
+   pre-dump check's rule (pdump_walk_unchecked), seen broken here.  */
 static void
 refuse_interior (struct pdump_walk *w, const struct pdump_interior *p)
 {
   char path[512];
   pdump_walk_describe_path (w, p->owner, path, sizeof path);
-  pdump_walk_fail (w, DUMPER_E_INTERIOR_POINTER,
-                   "object of type `%s' (reached via %s), "
-                   "field at +%" PRIu32 ": the interior pointer 0x%" PRIxPTR
-                   " (dumper_trace_interior) lies in no object the dump "
-                   "reaches by its "
-                   "start (nor one past the end of one)",
+  pdump_walk_fail (w, DUMPER_E_HEAP_DESC, "object of type `%s' (reached via "
+                   "%s), field at +%" PRIu32 ": the interior pointer 0x%"
+                   PRIxPTR " lies in no object the dump holds"
+                   PDUMP_WALK_UNCHECKED,
                    pdump_walk_type_name (w, w->types[p->owner]), path,
                    p->field_offset, p->address);
 }

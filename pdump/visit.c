@@ -513,16 +513,12 @@ bool
 pdump_walk_visit (struct pdump_walk *w, uintptr_t address, uint32_t type,
                   size_t field_offset, uint64_t *offset)
 {
+  /* Before the visited map: a block met as sized first would be
+     accepted with its type, and admit has no size function to call.  */
   if ((int) type < w->heap->type_count && w->heap->types[type].size == NULL)
     {
-      /* Checked before the visited map: a block met as sized first
-         would otherwise be accepted here with its type.  */
-      char problem[192];
-      snprintf (problem, sizeof problem, "points to a `%s', an owner-sized "
-                "type (no size function), as a word or typed pointer; "
-                "report such a block with dumper_trace_sized",
-                w->heap->types[type].name);
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+      pdump_walk_unchecked (w, field_offset, "a word or typed pointer "
+                            "points to an owner-sized type");
       return false;
     }
   bool added;

@@ -140,37 +140,49 @@ pdump_walk_fail_field (struct pdump_walk *w, enum dumper_status status,
                           (uintptr_t) root->addr - w->exe.bias, problem);
 }
 
+/* The rules of heap.h that the pre-dump check (bridge/refcheck.c) owns
+   are checked there, with their messages, in every back end, before the
+   walk starts: a field outside its object, unaligned or reported twice,
+   a word or typed pointer to an owner-sized type, a sized pointer to
+   another type or of 0 bytes, referrers that disagree on a sized
+   block's length, an undeclared code target, an interior pointer into
+   no object.  The walk cannot meet them unless the host breaks heap.h
+   in a way the check cannot see: it reads pointer values from the copy
+   after the type's fixup, and runs the trace functions again, so a
+   fixup that changes a pointer field or a trace function that answers
+   differently on another call gets here.  The walk does not write
+   such an image: it fails here, with RULE, the rule found broken.  */
+enum dumper_status
+pdump_walk_unchecked (struct pdump_walk *w, size_t field_offset,
+                      const char *rule)
+{
+  char problem[512];
+  snprintf (problem, sizeof problem, "%s" PDUMP_WALK_UNCHECKED, rule);
+  return pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, field_offset, problem);
+}
+
 /* ------------------------------------------------------------------ */
 /* The tracer callbacks.  */
 
-/* Check FIELD against the current object; return its offset in it, or
-   SIZE_MAX after failing.  */
+/* FIELD's offset in the current object, and its bit set in the
+   reported words; SIZE_MAX after failing.  The field rules are the
+   pre-dump check's (pdump_walk_unchecked): here they only keep the walk
+   inside the copy, and keep it from reading a field it has already
+   encoded (whose copy holds no pointer of this process).  */
 static size_t
 field_offset_of (struct pdump_walk *w, const void *field)
 {
   const struct pdump_work *cur = w->current;
   uintptr_t f = (uintptr_t) field, src = (uintptr_t) cur->src;
   if (f < src || f - src > cur->size
-      || cur->size - (f - src) < sizeof (uintptr_t))
+      || cur->size - (f - src) < sizeof (uintptr_t)
+      || (f - src) % sizeof (uintptr_t) != 0)
     {
-      char problem[160];
-      snprintf (problem, sizeof problem, "trace reported a field at 0x%"
-                PRIxPTR ", outside the %" PRIu64 "-byte object at 0x%" PRIxPTR,
-                f, cur->size, src);
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, 0, problem);
+      pdump_walk_unchecked (w, 0, "trace reported a field outside its "
+                            "object or not word-aligned");
       return SIZE_MAX;
     }
   size_t offset = (size_t) (f - src);
-  if (offset % sizeof (uintptr_t) != 0)
-    {
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, offset,
-                             "trace reported a field that is not "
-                             "word-aligned");
-      return SIZE_MAX;
-    }
-  /* Checked here, before the value is read: the copy of a field
-     reported before already holds its encoded form, which is no
-     pointer of this process.  */
   uint64_t word;
   struct pdump_hot_area *a = area_of (w, cur->offset + offset, &word);
   word /= PDUMP_WORD_SIZE;
@@ -178,8 +190,8 @@ field_offset_of (struct pdump_walk *w, const void *field)
   uint64_t *reported = &a->reported_bits[word / 64];
   if (*reported & bit)
     {
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, offset,
-                             "trace reported the same field twice");
+      pdump_walk_unchecked (w, offset, "trace reported the same field "
+                            "twice");
       return SIZE_MAX;
     }
   *reported |= bit;
@@ -210,13 +222,6 @@ pdump_walk_store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
   word /= PDUMP_WORD_SIZE;
   uint64_t bit = UINT64_C (1) << (word % 64);
   uint64_t *image = &a->image_bits[word / 64];
-  uint64_t *exe = &a->exe_bits[word / 64];
-  if ((*image | *exe) & bit)
-    {
-      pdump_walk_fail_field (w, DUMPER_E_HEAP_DESC, field_offset,
-                             "trace reported the same field twice");
-      return;
-    }
   /* Every encoded value fits a word: executable offsets and code
      indexes are computed in uintptr_t, and image offsets stay below
      PDUMP_COLD_BIAS twice (checked where objects are placed).  */
@@ -235,9 +240,6 @@ pdump_walk_store (struct pdump_walk *w, size_t field_offset, uint64_t encoded,
     }
   else if (kind == VALUE_EXE || kind == VALUE_CODE)
     {
-      /* The second bitmap marks every word with a relocation that is
-         not an image one, for the double-report check.  */
-      *exe |= bit;
       struct pdump_u32vec *list = kind == VALUE_EXE ? &a->exe_relocs
                                                     : &a->code_relocs;
       if (word > UINT32_MAX || !pdump_u32_push (list, (uint32_t) word))
@@ -825,7 +827,6 @@ area_free (struct pdump_hot_area *a)
   pdump_buf_free (&a->bytes);
   size_t bits_bytes = a->bits_words * sizeof (uint64_t);
   common_zfree (a->image_bits, bits_bytes);
-  common_zfree (a->exe_bits, bits_bytes);
   common_zfree (a->reported_bits, bits_bytes);
   free (a->exe_relocs.data);
   free (a->code_relocs.data);

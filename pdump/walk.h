@@ -63,10 +63,8 @@ struct pdump_hot_area
   struct pdump_buf bytes;   /* [base, bytes.size) of the area */
   uint64_t base;            /* main: what lies below is in the file */
   uint64_t *image_bits;     /* one bit per word */
-  uint64_t *exe_bits;       /* words with another relocation (for the
-                               double-report check) */
-  uint64_t *reported_bits;  /* words a trace reported (double reports;
-                               the lint of unreported words) */
+  uint64_t *reported_bits;  /* words a trace reported (a field reported
+                               twice; the lint of unreported words) */
   size_t bits_words;        /* allocated 64-bit words, of each */
   struct pdump_u32vec exe_relocs;
   struct pdump_u32vec code_relocs;  /* words holding a code-table index */

@@ -126,6 +126,13 @@ enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE, FORM_SIZED,
 /* Shared between the walk's files.  */
 
 /* walk.c: errors, and the field being traced.  */
+/* What pdump_walk_unchecked adds to the rule it found broken.  */
+#define PDUMP_WALK_UNCHECKED ", though the pre-dump check passed this " \
+  "heap: a fixup that changes a pointer field, or a trace function " \
+  "that reports differently on another call (heap.h forbids both)"
+enum dumper_status pdump_walk_unchecked (struct pdump_walk *w,
+                                         size_t field_offset,
+                                         const char *rule);
 enum dumper_status pdump_walk_fail (struct pdump_walk *w,
                                     enum dumper_status status,
                                     const char *fmt, ...)
