@@ -7,7 +7,7 @@ LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/discover
 	pdump/write.c
 # The writer's walk (walk.c), one concern a file (walkint.h).
 LIB_SRCS_pdumper += pdump/buf.c pdump/encode.c pdump/interior.c pdump/lint.c \
-	pdump/stream.c pdump/visit.c
+	pdump/stream.c pdump/trace.c pdump/visit.c
 
 # The format checks, for tools that read images in any build.
 PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \

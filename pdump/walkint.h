@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pdump/walkint.h: what the files of the writer's walk share (walk.c,
-   buf.c, visit.c, encode.c, stream.c, interior.c, lint.c), and nothing
-   else includes: the walk's constants, small inline helpers, and the
+   trace.c, visit.c, encode.c, interior.c, stream.c, lint.c, buf.c), and
+   nothing else includes: the walk's constants, small inline helpers, and the
    functions one file of it calls in another.  walk.h is the walk's
    interface to write.c.  */
 
@@ -122,10 +122,22 @@ enum field_form { FORM_WORD, FORM_PTR, FORM_BYTES, FORM_CODE, FORM_SIZED,
    1.2 MiB vector among them).  */
 #define LATE_KEEP ((size_t) 64 << 10)
 
+/* The copy of the object being traced.  Computed each time: the window
+   moves when it grows (visiting a field places new objects).  */
+static inline unsigned char *
+current_copy (const struct pdump_walk *w)
+{
+  if (w->current_late)
+    return w->late_copy;
+  if (w->current->offset >= PDUMP_GROUP_BIAS)
+    return w->group.bytes.data + (w->current->offset - PDUMP_GROUP_BIAS);
+  return w->hot.bytes.data + (w->current->offset - w->hot.base);
+}
+
 /* ------------------------------------------------------------------ */
 /* Shared between the walk's files.  */
 
-/* walk.c: errors, and the field being traced.  */
+/* walk.c: errors.  */
 /* What pdump_walk_unchecked adds to the rule it found broken.  */
 #define PDUMP_WALK_UNCHECKED ", though the pre-dump check passed this " \
   "heap: a fixup that changes a pointer field, or a trace function " \
@@ -144,6 +156,10 @@ enum dumper_status pdump_walk_fail_field (struct pdump_walk *w,
                                           enum dumper_status status,
                                           size_t field_offset,
                                           const char *problem);
+
+/* trace.c: the tracer, its field queue.  */
+void pdump_walk_init_tracer (struct dumper_tracer *t);
+void pdump_walk_handle_fields (struct pdump_walk *w);
 void pdump_walk_store (struct pdump_walk *w, size_t field_offset,
                        uint64_t encoded, enum value_kind kind);
 bool pdump_walk_field_value (struct pdump_walk *w, const void *field,
