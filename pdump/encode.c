@@ -191,6 +191,26 @@ pdump_walk_encode_bytes (struct pdump_walk *w, uintptr_t value, size_t length,
   return true;
 }
 
+/* The sized block at VALUE met again, whose visited-map value is SEEN:
+   *ENCODED its offset.  Its length was checked by the pre-dump check
+   (every referrer reports the same); the walk keeps the first one.  */
+static bool
+revisit_sized (struct pdump_walk *w, uintptr_t value, uint64_t seen,
+               uint32_t type, size_t nbytes, size_t field_offset,
+               uint64_t *encoded)
+{
+  if (!pdump_walk_revisit (w, seen, type, field_offset, encoded))
+    return false;
+  const uint64_t *length = common_addrmap_get (&w->sized_lengths, value);
+  if (length != NULL && *length != nbytes)
+    {
+      pdump_walk_unchecked (w, field_offset, "referrers of a sized block "
+                            "report different lengths");
+      return false;
+    }
+  return true;
+}
+
 /* Encode the pointer VALUE to an owner-sized block of TYPE, NBYTES
    long by its referrer.  */
 bool
@@ -238,16 +258,9 @@ pdump_walk_encode_sized (struct pdump_walk *w, uintptr_t value, int type,
     return false;
   if (!added)
     {
-      if (!pdump_walk_revisit (w, *entry, (uint32_t) type, field_offset,
-                               encoded))
+      if (!revisit_sized (w, value, *entry, (uint32_t) type, nbytes,
+                          field_offset, encoded))
         return false;
-      const uint64_t *length = common_addrmap_get (&w->sized_lengths, value);
-      if (length != NULL && *length != nbytes)
-        {
-          pdump_walk_unchecked (w, field_offset, "referrers of a sized "
-                                "block report different lengths");
-          return false;
-        }
       *kind = VALUE_IMAGE;
       return true;
     }
