@@ -116,6 +116,11 @@ const struct bridge_entry *bridge_registry_entries (size_t *count);
 /* Drop every entry (tests; and before refilling from an image).  */
 void bridge_registry_reset (void);
 
+/* Run the after-load hooks of the registry, in registration order,
+   through the declaration table (never an address from an image or the
+   saved data); DUMPER_E_STATE when an entry names no hook.  */
+enum dumper_status bridge_registry_run_hooks (void);
+
 /* Check the registered PTR entries' types against HEAP (heap.c calls it
    when a description is installed).  */
 enum dumper_status bridge_registry_check_types (const struct dumper_heap *heap);
@@ -171,11 +176,12 @@ enum dumper_status bridge_options (struct common_options *options);
 #include "common/clock.h"
 #define bridge_now common_now
 
-/* The load information dumper_start_info reports.  */
+/* The load information dumper_start_info reports (gflags.c).  */
 struct dumper_start_info *bridge_start_info_mut (void);
 
-/* Set whether dumper_startup has run (startup.c); returns the previous
-   value.  For dump_unexec, whose saved data must say "not started".  */
+/* Set whether dumper_startup has run (gflags.c); returns the previous
+   value.  For the unexec dump, whose saved data must say "not
+   started".  */
 bool bridge_startup_swap_started (bool value);
 
 /* ------------------------------------------------------------------ */
@@ -227,6 +233,10 @@ void bridge_alloc_blocks_release (void);
    block or the C library cannot tell (then the length is not checked
    against the block).  */
 bool bridge_alloc_block_size (uintptr_t address, size_t *size);
+
+/* The allocator's realloc (alloc-arena.c or alloc-malloc.c), for a
+   block that is not an image object.  */
+void *bridge_realloc_block (void *ptr, size_t size);
 
 /* The live block whose bytes hold ADDRESS: its start and size (the
    arena's exact size; with malloc, the usable size malloc reports).

@@ -23,9 +23,7 @@
 
 #include "bridge.h"
 #include "common/options.h"
-#if DUMPER_WITH_PDUMPER
-# include "../pdump/backend.h"
-#endif
+#include "backend.h"
 
 /* What the API set; -1 (or NULL) where it set nothing.  */
 static int verify_override = -1, base_mode_override = -1;
@@ -79,23 +77,23 @@ dumper_set_compression (const char *spec)
   bridge_clear_detail ();
   if (spec == NULL)
     spec = "none";
-#if DUMPER_WITH_PDUMPER
+  if (bridge_backend.parse_codec == NULL)
+    {
+      if (strcmp (spec, "none") == 0)
+        return DUMPER_OK;
+      return bridge_fail (DUMPER_E_NO_BACKEND,
+                          "--compress=%s needs the portable dumper, but this "
+                          "build was configured with %s", spec,
+                          bridge_backend.configure);
+    }
   char detail[256];
   unsigned codec;
   int level;
-  if (!pdump_codec_parse (spec, &codec, &level, detail, sizeof detail))
+  if (!bridge_backend.parse_codec (spec, &codec, &level, detail, sizeof detail))
     return bridge_fail (DUMPER_E_USAGE, "%s", detail);
   compress_codec = codec;
   compress_level = level;
   return DUMPER_OK;
-#else
-  if (strcmp (spec, "none") == 0)
-    return DUMPER_OK;
-  return bridge_fail (DUMPER_E_NO_BACKEND,
-                      "--compress=%s needs the portable dumper, but this "
-                      "build was configured with --with-dumper=%s", spec,
-                      DUMPER_WITH_UNEXEC ? "unexec" : "none");
-#endif
 }
 
 enum dumper_status

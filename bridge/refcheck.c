@@ -68,6 +68,7 @@
 
 #include <dumper/pdump.h>
 
+#include "backend.h"
 #include "bridge.h"
 #include "common/blockset.h"
 #include "common/codetargets.h"
@@ -510,13 +511,8 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 static bool
 block_room (uintptr_t address, size_t *room)
 {
-#if DUMPER_WITH_PDUMPER
-  if (pdump_object_p ((const void *) address))
-    {
-      *room = pdump_range_.end - address;
-      return true;
-    }
-#endif
+  if (bridge_backend.image_room && bridge_backend.image_room (address, room))
+    return true;
   return bridge_alloc_block_size (address, room);
 }
 

@@ -20,6 +20,8 @@
 
 #include <config.h>
 
+#include <inttypes.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -427,4 +429,32 @@ dumper_roots (size_t *count)
 {
   *count = root_count;
   return roots;
+}
+
+/* Hooks are called through the declaration table, never through an
+   address from an image (or the saved data).  */
+enum dumper_status
+bridge_registry_run_hooks (void)
+{
+  const struct dumper_decl *decls;
+  size_t decl_count;
+  enum dumper_status st = bridge_decls (&decls, &decl_count);
+  if (st != DUMPER_OK)
+    return st;
+  for (size_t i = 0; i < entry_count; i++)
+    if (entries[i].kind == DUMPER_DECL_HOOK)
+      {
+        if (entries[i].decl >= decl_count
+            || decls[entries[i].decl].kind != DUMPER_DECL_HOOK)
+          return bridge_fail (DUMPER_E_STATE, "registry entry %zu names "
+                              "declaration %" PRIu32 ", not a hook", i,
+                              entries[i].decl);
+      }
+  /* The hooks registered now: one that a hook registers runs next
+     start.  */
+  size_t count = entry_count;
+  for (size_t i = 0; i < count; i++)
+    if (entries[i].kind == DUMPER_DECL_HOOK)
+      decls[entries[i].decl].fn ();
+  return DUMPER_OK;
 }

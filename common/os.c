@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,110 @@ common_huge_page_size (void)
       size = found;
     }
   return size;
+}
+
+void
+common_thp_setting (const char *name, char *word, size_t size)
+{
+  char path[96], text[128];
+  snprintf (path, sizeof path, "/sys/kernel/mm/transparent_hugepage/%s", name);
+  word[0] = '\0';
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read (fd, text, sizeof text - 1);
+  close (fd);
+  text[n > 0 ? n : 0] = '\0';
+  char *open_bracket = strchr (text, '['), *close_bracket;
+  if (open_bracket && (close_bracket = strchr (open_bracket, ']'))
+      && (size_t) (close_bracket - open_bracket) <= size)
+    {
+      memcpy (word, open_bracket + 1, (size_t) (close_bracket - open_bracket - 1));
+      word[close_bracket - open_bracket - 1] = '\0';
+    }
+}
+
+long
+common_free_huge_blocks (void)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  int huge_order = 0;
+  while (page > 0 && ((size_t) page << huge_order) < common_huge_page_size ()
+         && huge_order < 30)
+    huge_order++;
+  char text[2048];
+  int fd = open ("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  text[n] = '\0';
+  long blocks = 0;
+  /* Lines "Node 0, zone   Normal   6099   2162 ...": counts of orders
+     0, 1, ... after the zone's name.  */
+  for (char *line = strtok (text, "\n"); line; line = strtok (NULL, "\n"))
+    {
+      char *counts = strstr (line, "zone");
+      if (counts == NULL)
+        continue;
+      counts += 4;
+      while (*counts == ' ')
+        counts++;
+      while (*counts && *counts != ' ')   /* the zone's name */
+        counts++;
+      for (int order = 0; order <= 20; order++)
+        {
+          char *end;
+          long count = strtol (counts, &end, 10);
+          if (end == counts)
+            break;
+          if (order >= huge_order)
+            blocks += count << (order - huge_order);
+          counts = end;
+        }
+    }
+  return blocks;
+}
+
+/* The thread's SIGBUS handler (common_catch_sigbus), and the one the
+   process had before.  */
+static _Thread_local common_fault_fn *bus_fn;
+static _Thread_local void *bus_ctx;
+static struct sigaction previous_bus_action;
+
+static void
+on_sigbus (int sig, siginfo_t *info, void *uc)
+{
+  (void) sig, (void) info, (void) uc;
+  if (bus_fn)
+    bus_fn (bus_ctx);           /* jumps away when the fault is its own */
+  /* Not this thread's, or declined: the previous handler takes the
+     fault when the instruction runs again.  */
+  sigaction (SIGBUS, &previous_bus_action, NULL);
+}
+
+bool
+common_catch_sigbus (common_fault_fn *fn, void *ctx)
+{
+  struct sigaction action;
+  memset (&action, 0, sizeof action);
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset (&action.sa_mask);
+  bus_fn = fn;
+  bus_ctx = ctx;
+  return sigaction (SIGBUS, &action, &previous_bus_action) == 0;
+}
+
+void
+common_release_sigbus (bool installed)
+{
+  bus_fn = NULL;
+  bus_ctx = NULL;
+  if (installed)
+    sigaction (SIGBUS, &previous_bus_action, NULL);
 }
 
 static int

@@ -3,7 +3,7 @@
 
 LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/discover.c \
 	pdump/embed.c pdump/exe.c \
-	pdump/gc.c pdump/load.c pdump/stats.c pdump/verify.c pdump/walk.c \
+	pdump/gc.c pdump/load.c pdump/loadcheck.c pdump/place.c pdump/restore.c pdump/stats.c pdump/testhooks.c pdump/verify.c pdump/walk.c \
 	pdump/write.c
 # The writer's walk (walk.c), one concern a file (walkint.h).
 LIB_SRCS_pdumper += pdump/buf.c pdump/encode.c pdump/interior.c pdump/lint.c \

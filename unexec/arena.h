@@ -8,9 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The arena's start, the bytes in use from it (what a dump must save:
-   [*BASE, *BASE + *USED)) and its capacity.  */
-void unexec_arena_bounds (void **base, size_t *used, size_t *capacity);
+#include "backend.h"   /* unexec_arena_bounds */
 
 /* Payload bytes currently allocated.  */
 size_t unexec_arena_live_bytes (void);

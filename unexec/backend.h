@@ -34,6 +34,10 @@ const char *unexec_arena_not_live (const void *ptr);
    unexec_arena_not_live accepts it), or 0 when it is not one.  */
 size_t unexec_arena_usable_size (const void *ptr);
 
+/* The arena's start, the bytes in use from it (what a dump must save:
+   [*BASE, *BASE + *USED)) and its capacity.  */
+void unexec_arena_bounds (void **base, size_t *used, size_t *capacity);
+
 /* Call FN for every block in use, in address order, with its payload
    and the payload's usable size.  */
 void unexec_arena_each_block (void (*fn) (void *payload, size_t size,

@@ -61,4 +61,25 @@ readers=`"$NM" -u "$BUILDDIR/libdumper.a" 2>/dev/null \
 if [ "$readers" = "options.o: " ]; then pass
 else fail "objects calling getenv: ${readers:-none}"; fi
 
+# One back-end interface (bridge/backend.h): the shared sequences call
+# the back end only through bridge_backend, never pdump_* or unexec_*
+# directly (pdump_range_ is the public header's, read by the inline
+# pdump_object_p that hosts use too), and the back end's glue never
+# calls them back.
+begin "the shared bridge calls the back end only through bridge_backend"
+direct=`"$NM" -u "$BUILDDIR/libdumper.a" 2>/dev/null \
+  | awk '/^[^ ]+\.o:$/ { o = $1 }
+         (o == "startup.o:" || o == "dump.o:" || o == "options.o:" \
+          || o == "refcheck.o:") && $NF ~ /^(pdump|unexec)_/ \
+         && $NF != "pdump_range_" \
+         { print o $NF }' | tr '\n' ' '`
+glue_up=`"$NM" -u "$BUILDDIR/libdumper.a" 2>/dev/null \
+  | awk '/^[^ ]+\.o:$/ { o = $1 }
+         o ~ /^backend-/ && $NF ~ /^(dumper_startup|dumper_dump)$/ { print o $NF }' \
+  | tr '\n' ' '`
+uses=`"$NM" -u "$BUILDDIR/libdumper.a" 2>/dev/null \
+  | awk '/^[^ ]+\.o:$/ { o = $1 } $NF == "bridge_backend" { print o }' | sort -u | tr '\n' ' '`
+if [ -z "$direct$glue_up" ] && [ -n "$uses" ]; then pass
+else fail "direct calls: ${direct:-none}; glue calling up: ${glue_up:-none}; users of bridge_backend: ${uses:-none}"; fi
+
 finish

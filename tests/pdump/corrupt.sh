@@ -206,6 +206,41 @@ printf '\377\377\377' | dd of="$T/emb-long" bs=1 seek=`expr $sh_size_at + $high`
 expect_start "embedded: a section running past the end of the file" 81 "$T/emb-long" "extends past the end"
 head -c `expr $esz - 100` "$T/good-embedded" > "$T/emb-cut"; chmod +x "$T/emb-cut"
 expect_start "embedded: a truncated executable" 81 "$T/emb-cut" "truncated"
+# Each check of the section headers that locate the image, at its edge
+# (pdump/embed.c, read_sections and take_section).  put_le FILE OFFSET
+# SIZE VALUE writes VALUE little-endian.
+put_le () {
+  _v=$4 _i=0
+  while [ $_i -lt $3 ]; do
+    printf "\\`printf %03o $((_v % 256))`" \
+      | dd of="$1" bs=1 seek=$(($2 + _i)) conv=notrunc 2>/dev/null
+    _v=$((_v / 256)) _i=$((_i + 1))
+  done
+}
+shstrndx_at=`expr $shnum_at + 2`
+e_shoff=`od -An -t u$shoff_size -j $shoff_at -N $shoff_size "$T/good-embedded" | tr -d ' '`
+e_shnum=`od -An -t u2 -j $shnum_at -N 2 "$T/good-embedded" | tr -d ' '`
+e_shstrndx=`od -An -t u2 -j $shstrndx_at -N 2 "$T/good-embedded" | tr -d ' '`
+cp "$T/good-embedded" "$T/emb-nobits"
+put_le "$T/emb-nobits" `expr \`embed_shdr "$T/emb-nobits"\` + 4` 4 8   # SHT_NOBITS
+expect_start "embedded: the image's section holds no contents (SHT_NOBITS)" 86 "$T/emb-nobits" "has no contents (type 8)"
+cp "$T/good-embedded" "$T/emb-shoff"
+put_le "$T/emb-shoff" $shoff_at $shoff_size `expr $esz - $shent + 1`
+expect_start "embedded: the section header table starts one byte too late to hold a header" 81 "$T/emb-shoff" "lies outside"
+cp "$T/good-embedded" "$T/emb-shnum"
+put_le "$T/emb-shnum" $shnum_at 2 `expr \( $esz - $e_shoff \) / $shent + 1`
+expect_start "embedded: one section header more than the file holds" 81 "$T/emb-shnum" "runs past the end"
+cp "$T/good-embedded" "$T/emb-strndx"
+put_le "$T/emb-strndx" $shstrndx_at 2 $e_shnum
+expect_start "embedded: the name table's index one past the last section" 93 "$T/emb-strndx" "section header table is damaged"
+cp "$T/good-embedded" "$T/emb-strtype"
+put_le "$T/emb-strtype" `expr $e_shoff + $e_shstrndx \* $shent + 4` 4 1   # PROGBITS
+expect_start "embedded: a section name table that is not SHT_STRTAB" 93 "$T/emb-strtype" "section name table is damaged"
+cp "$T/good-embedded" "$T/emb-strsize"
+str_shdr=`expr $e_shoff + $e_shstrndx \* $shent`
+str_offset=`od -An -t u$shoff_size -j \`expr $str_shdr + $sh_size_field - $shoff_size\` -N $shoff_size "$T/good-embedded" | tr -d ' '`
+put_le "$T/emb-strsize" `expr $str_shdr + $sh_size_field` $shoff_size `expr $esz - $str_offset + 1`
+expect_start "embedded: a section name table one byte past the file" 93 "$T/emb-strsize" "section name table is damaged"
 cp "$T/good-embedded" "$T/emb-bad"
 eoff=`readelf -SW "$T/good-embedded" | sed -n 's/.*\.pdump *PROGBITS *[0-9a-f]* \([0-9a-f]*\).*/\1/p'`
 patch "$T/emb-bad" `expr \`printf '%d' 0x$eoff\` + 4100` 255

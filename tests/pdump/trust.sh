@@ -89,7 +89,7 @@ refused_all "dlisp: a pointer into the executable moved inside or off its declar
 # RELOC_EXE entries at the top of the word range (issue 32).
 # An entry of 0xffffffff once made the loader loop forever in load
 # method map and base mode fixed: the page count over RELOC_EXE and
-# RELOC_CODE (pdump/load.c, exe_pages) runs before any checksum, and
+# RELOC_CODE (pdump/place.c, pdump_exe_pages) runs before any checksum, and
 # took 0xffffffff for its exhausted list's stand-in.  Here every load
 # method (map, hybrid, read) in every base mode (random, fixed, boot)
 # gets the variants of `mutate ... exe-top' (tests/fuzz/mutate.c: the

@@ -133,8 +133,12 @@ test_temacs_pdump (void **state)
     {
       assert_int_equal (r.exit_status, dumper_exit_status (DUMPER_E_NO_BACKEND));
       assert_flag (&r, "status", DUMPER_E_NO_BACKEND);
-      /* The message names the configured back end.  */
-      assert_non_null (strstr (value_of (&r, "detail"), DUMPER_BACKEND));
+      /* The message names the configured back end, and the --temacs
+         that dumps with it when there is one.  */
+      const char *detail = value_of (&r, "detail");
+      assert_non_null (strstr (detail, DUMPER_BACKEND));
+      assert_true ((strstr (detail, "(use --temacs=dump)") != NULL)
+                   == DUMPER_WITH_UNEXEC);
     }
 }
 
@@ -160,7 +164,11 @@ test_temacs_dump (void **state)
   else
     {
       assert_int_equal (r.exit_status, dumper_exit_status (DUMPER_E_NO_BACKEND));
-      assert_non_null (strstr (value_of (&r, "detail"), DUMPER_BACKEND));
+      const char *detail = value_of (&r, "detail");
+      assert_non_null (strstr (detail, DUMPER_BACKEND));
+      assert_non_null (strstr (detail, "--temacs=dump needs unexec"));
+      assert_true ((strstr (detail, "(use --temacs=pdump)") != NULL)
+                   == DUMPER_WITH_PDUMPER);
     }
 }
 

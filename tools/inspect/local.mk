@@ -100,7 +100,8 @@ FUZZ_SRCS = $(INSPECT_CORE_SRCS) common/atomic.c common/clock.c common/codetarge
 FUZZ_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_SRCS:.c=.o))
 FUZZ_TARGETS = tests/fuzz/fuzz_image
 # The real loader's target needs the loader: pdumper builds only.
-FUZZ_LOAD_SRCS = pdump/load.c pdump/gc.c pdump/stats.c tests/fuzz/fuzz_load.c \
+FUZZ_LOAD_SRCS = pdump/load.c pdump/loadcheck.c pdump/place.c pdump/restore.c \
+	pdump/testhooks.c pdump/gc.c pdump/stats.c tests/fuzz/fuzz_load.c \
 	tests/fuzz/target_load.c
 FUZZ_LOAD_OBJS = $(addprefix tests/fuzz/build/,$(FUZZ_LOAD_SRCS:.c=.o))
 ifeq ($(BACKEND),pdumper)
