@@ -43,10 +43,20 @@
    back end (DUMPER_E_HEAP_DESC): a field outside its object, not
    word-aligned, or reported twice; a sized pointer to a type with a
    size function, a typed pointer to an owner-sized one, referrers that
-   disagree on a block's length.  The pdump writer's own walk keeps
-   the same checks and the ones only it can make (an object reached as
-   two types, encodings).  Without a heap description (an unexec host
-   that never installed one) there is nothing to walk.  */
+   disagree on a block's length.
+
+   Each of these rules, and the ones on code pointers and interior
+   pointers above, is checked here and nowhere else, with the message
+   the host sees: the pdump writer's walk runs after this check and
+   repeats none of them.  It keeps only a guard, one message for all
+   (pdump/walk.c, pdump_walk_unchecked), that stops it should a host
+   break heap.h in a way this check cannot see: the walk reads pointer
+   values from the copy a fixup adjusted and runs the trace functions
+   again.  It checks for itself only what it alone can: an object
+   reached as two types, a type index outside the description, the
+   bounds of the image format, the encoding of each value.  Without a
+   heap description (an unexec host that never installed one) there is
+   nothing to walk.  */
 
 #include <config.h>
 

@@ -5,6 +5,9 @@ LIB_SRCS_pdumper += pdump/bootcache.c pdump/check.c pdump/codec.c pdump/discover
 	pdump/embed.c pdump/exe.c \
 	pdump/gc.c pdump/load.c pdump/loadcheck.c pdump/place.c pdump/restore.c pdump/stats.c pdump/testhooks.c pdump/verify.c pdump/verify-index.c pdump/verify-structure.c pdump/walk.c \
 	pdump/write.c
+# The writer's walk (walk.c), one concern a file (walkint.h).
+LIB_SRCS_pdumper += pdump/buf.c pdump/encode.c pdump/interior.c pdump/lint.c \
+	pdump/stream.c pdump/trace.c pdump/visit.c
 
 # The format checks, for tools that read images in any build.
 PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \

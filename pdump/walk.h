@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pdump/walk.h: the writer's graph walk (walk.c), which turns the live
-   heap into the image's sections in memory; write.c lays them out and
-   writes the file.  */
+/* pdump/walk.h: the writer's graph walk (walk.c and the files it lists),
+   which turns the live heap into the image's sections in memory;
+   write.c lays them out and writes the file.  */
 
 #ifndef DUMPER_PDUMP_WALK_H
 #define DUMPER_PDUMP_WALK_H
@@ -63,10 +63,8 @@ struct pdump_hot_area
   struct pdump_buf bytes;   /* [base, bytes.size) of the area */
   uint64_t base;            /* main: what lies below is in the file */
   uint64_t *image_bits;     /* one bit per word */
-  uint64_t *exe_bits;       /* words with another relocation (for the
-                               double-report check) */
-  uint64_t *reported_bits;  /* words a trace reported (double reports;
-                               the lint of unreported words) */
+  uint64_t *reported_bits;  /* words a trace reported (a field reported
+                               twice; the lint of unreported words) */
   size_t bits_words;        /* allocated 64-bit words, of each */
   struct pdump_u32vec exe_relocs;
   struct pdump_u32vec code_relocs;  /* words holding a code-table index */
@@ -80,7 +78,7 @@ struct pdump_field
   const void *field;
   size_t arg;               /* type (ptr) or length (bytes, sized) */
   int32_t type;             /* sized: the owner-sized type */
-  unsigned char form;       /* walk.c's enum field_form */
+  unsigned char form;       /* walkint.h's enum field_form */
 };
 
 /* An interior pointer (dumper_trace_interior), resolved when the walk

@@ -249,55 +249,46 @@ pack_sections (struct layout *l, unsigned codec, int level)
   return DUMPER_OK;
 }
 
+/* The preferred base of the image REQ asks for, in *BASE, checked
+   against the page size and, once HOT and COLD have their places
+   (HOT_OFFSET and COLD_OFFSET; COLD_SIZE bytes), against the word
+   size.  */
 static enum dumper_status
-build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
-              struct layout *l)
+check_base (const struct pdump_write_request *req, const struct layout *l,
+            uint64_t cold_offset, uint64_t cold_size, uint64_t *base)
 {
-  memset (l, 0, sizeof *l);
-  l->page_size = page_size_of ();
-  uint64_t base = req->options->image_base == UINT64_MAX
-                  ? PDUMP_DEFAULT_BASE : req->options->image_base;
-  if (base % l->page_size != 0)
+  *base = req->options->image_base == UINT64_MAX
+          ? PDUMP_DEFAULT_BASE : req->options->image_base;
+  if (*base % l->page_size != 0)
     {
       snprintf (req->detail, req->detail_size, "%s: the preferred base 0x%"
                 PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
-                req->output, base, l->page_size);
+                req->output, *base, l->page_size);
       return DUMPER_E_USAGE;
     }
-
-  /* Header and section table fit in the first page.  */
-  l->end = l->page_size;
-  struct pdump_hot_area *hot = &w->hot;
-  uint64_t hot_offset = l->end;
-  uint64_t cold_offset = align_up (hot_offset + hot->bytes.size, l->page_size);
   /* HOT's words hold addresses at BASE: the objects and a tag past
      them must be addresses of this word size (the loader checks the
      same, check.c).  */
-  uint64_t objects_end = base + cold_offset + w->cold.size + PDUMP_MAX_TAG;
-  if (objects_end < base || (pdump_word) objects_end != objects_end)
+  uint64_t objects_end = *base + cold_offset + cold_size + PDUMP_MAX_TAG;
+  if (objects_end < *base || (pdump_word) objects_end != objects_end)
     {
       snprintf (req->detail, req->detail_size, "%s: the preferred base 0x%"
                 PRIx64 " leaves no room for the image's %" PRIu64 " bytes of "
-                "objects in %u-byte words", req->output, base,
-                cold_offset + w->cold.size, (unsigned) PDUMP_WORD_SIZE);
+                "objects in %u-byte words", req->output, *base,
+                cold_offset + cold_size, (unsigned) PDUMP_WORD_SIZE);
       return DUMPER_E_USAGE;
     }
-  uint64_t hot_checksum = 0;
-  int err = finalise_offsets (w, hot_offset, cold_offset, base,
-                              &hot_checksum);
-  if (err != 0)
-    {
-      errno = err;
-      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO;
-    }
-  /* qsort's base must not be NULL, even for zero elements (UBSan).  */
-  if (hot->exe_relocs.size > 0)
-    qsort (hot->exe_relocs.data, hot->exe_relocs.size, sizeof (uint32_t),
-           compare_u32);
-  if (hot->code_relocs.size > 0)
-    qsort (hot->code_relocs.data, hot->code_relocs.size, sizeof (uint32_t),
-           compare_u32);
+  return DUMPER_OK;
+}
 
+/* Place every section after the header page, in the order of
+   section_slot, with its content and checksum (HOT_CHECKSUM: HOT's,
+   computed as it was finalised).  */
+static enum dumper_status
+place_sections (struct pdump_walk *w, struct layout *l,
+                uint64_t hot_checksum)
+{
+  struct pdump_hot_area *hot = &w->hot;
   size_t bitmap_bytes
     = (size_t) ((hot->bytes.size / PDUMP_WORD_SIZE + 63) / 64) * 8;
   size_t types_size = 0, objects_size = 0;
@@ -333,24 +324,16 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                hot->code_relocs.data,
                hot->code_relocs.size * sizeof (uint32_t),
                hot->code_relocs.size, 8);
-  uint64_t image_size = l->end;
-  if (base > (uint64_t) UINTPTR_MAX - image_size)
-    {
-      snprintf (req->detail, req->detail_size, "%s: an image of %" PRIu64
-                " bytes does not fit at the preferred base 0x%" PRIx64,
-                req->output, image_size, base);
-      return DUMPER_E_USAGE;
-    }
-  uint64_t frame_size = 0;
-  if (req->options->codec != PDUMP_CODEC_NONE)
-    {
-      enum dumper_status st = pack_sections (l, req->options->codec,
-                                          req->options->level);
-      if (st != DUMPER_OK)
-        return st;
-      frame_size = PDUMP_FRAME_SIZE;
-    }
+  return DUMPER_OK;
+}
 
+/* Fill in the header of layout L for walk W and REQ: an image of
+   IMAGE_SIZE bytes at BASE, in frames of FRAME_SIZE (0: not packed).  */
+static void
+fill_header (struct layout *l, const struct pdump_walk *w,
+             const struct pdump_write_request *req, uint64_t base,
+             uint64_t image_size, uint64_t frame_size)
+{
   struct pdump_header *h = &l->header;
   memcpy (h->magic, PDUMP_MAGIC, PDUMP_MAGIC_SIZE);
   h->format_version = PDUMP_FORMAT_VERSION;
@@ -374,6 +357,59 @@ build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
                   == PDUMP_SECTION_KIND_MAX * sizeof (struct pdump_section),
                   "the header checksum covers the whole table");
   h->header_checksum = pdump_header_sum (h, l->sections);
+}
+
+static enum dumper_status
+build_layout (struct pdump_walk *w, const struct pdump_write_request *req,
+              struct layout *l)
+{
+  memset (l, 0, sizeof *l);
+  l->page_size = page_size_of ();
+  /* Header and section table fit in the first page.  */
+  l->end = l->page_size;
+  struct pdump_hot_area *hot = &w->hot;
+  uint64_t hot_offset = l->end;
+  uint64_t cold_offset = align_up (hot_offset + hot->bytes.size, l->page_size);
+  uint64_t base;
+  enum dumper_status st = check_base (req, l, cold_offset, w->cold.size,
+                                      &base);
+  if (st != DUMPER_OK)
+    return st;
+  uint64_t hot_checksum = 0;
+  int err = finalise_offsets (w, hot_offset, cold_offset, base,
+                              &hot_checksum);
+  if (err != 0)
+    {
+      errno = err;
+      return err == ENOMEM ? DUMPER_E_NOMEM : DUMPER_E_IO;
+    }
+  /* qsort's base must not be NULL, even for zero elements (UBSan).  */
+  if (hot->exe_relocs.size > 0)
+    qsort (hot->exe_relocs.data, hot->exe_relocs.size, sizeof (uint32_t),
+           compare_u32);
+  if (hot->code_relocs.size > 0)
+    qsort (hot->code_relocs.data, hot->code_relocs.size, sizeof (uint32_t),
+           compare_u32);
+  st = place_sections (w, l, hot_checksum);
+  if (st != DUMPER_OK)
+    return st;
+  uint64_t image_size = l->end;
+  if (base > (uint64_t) UINTPTR_MAX - image_size)
+    {
+      snprintf (req->detail, req->detail_size, "%s: an image of %" PRIu64
+                " bytes does not fit at the preferred base 0x%" PRIx64,
+                req->output, image_size, base);
+      return DUMPER_E_USAGE;
+    }
+  uint64_t frame_size = 0;
+  if (req->options->codec != PDUMP_CODEC_NONE)
+    {
+      st = pack_sections (l, req->options->codec, req->options->level);
+      if (st != DUMPER_OK)
+        return st;
+      frame_size = PDUMP_FRAME_SIZE;
+    }
+  fill_header (l, w, req, base, image_size, frame_size);
   return DUMPER_OK;
 }
 
@@ -558,6 +594,66 @@ release (struct pdump_walk *walk, struct layout *l, int *cold_fd)
   *cold_fd = -1;
 }
 
+/* COLD's file while the walk runs: a nameless one beside OUTPUT, or -1
+   when COLD stays in memory (IN_MEMORY, or no O_TMPFILE here).  */
+static int
+open_cold_file (const char *output, bool in_memory)
+{
+  int cold_fd = -1;
+#ifdef O_TMPFILE
+  if (!in_memory)
+  {
+    const char *slash = strrchr (output, '/');
+    char *dir = slash ? strndup (output, (size_t) (slash - output))
+                      : strdup (".");
+    if (dir)
+      cold_fd = open (dir[0] ? dir : "/", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    free (dir);
+  }
+#else
+  (void) output, (void) in_memory;
+#endif
+  return cold_fd;
+}
+
+/* Write layout L of WALK to OUT, check what was written with the
+   loader's checks and put it in place; the figures in *STATS.  The walk
+   and the layout are released on the way (before the check maps the
+   image).  */
+static enum dumper_status
+write_and_commit (const struct pdump_write_request *req,
+                  struct common_atomic *out, struct pdump_walk *walk,
+                  struct layout *l, int *cold_fd,
+                  struct pdump_dump_stats *stats)
+{
+  enum dumper_status st;
+  int err = write_layout (out->fd, l, *cold_fd);
+  if (err == 0)
+    {
+      record_stats (stats, walk, l);
+      /* The walk's and the layout's memory goes before the check
+         maps the image: the dumping run's peak is the larger of
+         the two, not their sum.  */
+      release (walk, l, cold_fd);
+      /* The loader's checks on what was written, before the rename.  */
+      st = self_check (req, out->tmp, l->end);
+      if (st != DUMPER_OK)
+        common_atomic_abort (out);
+      else
+        {
+          err = common_atomic_commit (out);
+          if (err != 0)
+            st = output_failed (req, err, out->step);
+        }
+    }
+  else
+    {
+      common_atomic_abort (out);
+      st = output_failed (req, err, NULL);
+    }
+  return st;
+}
+
 enum dumper_status
 pdump_write (const struct pdump_write_request *req)
 {
@@ -578,18 +674,7 @@ pdump_write (const struct pdump_write_request *req)
      before issue 17 (tests check both ways give the same bytes).  */
   bool in_memory = req->options->in_memory
                    || req->options->codec != PDUMP_CODEC_NONE; /* packed whole */
-  int cold_fd = -1;
-#ifdef O_TMPFILE
-  if (!in_memory)
-  {
-    const char *slash = strrchr (req->output, '/');
-    char *dir = slash ? strndup (req->output, (size_t) (slash - req->output))
-                      : strdup (".");
-    if (dir)
-      cold_fd = open (dir[0] ? dir : "/", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    free (dir);
-  }
-#endif
+  int cold_fd = open_cold_file (req->output, in_memory);
   struct pdump_walk walk;
   enum dumper_status st = pdump_walk_run (&walk, req,
                                           in_memory ? -1 : out.fd,
@@ -610,32 +695,7 @@ pdump_write (const struct pdump_write_request *req)
   struct pdump_dump_stats stats;
   memset (&stats, 0, sizeof stats);
   if (st == DUMPER_OK)
-    {
-      err = write_layout (out.fd, &l, cold_fd);
-      if (err == 0)
-        {
-          record_stats (&stats, &walk, &l);
-          /* The walk's and the layout's memory goes before the check
-             maps the image: the dumping run's peak is the larger of
-             the two, not their sum.  */
-          release (&walk, &l, &cold_fd);
-          /* The loader's checks on what was written, before the rename.  */
-          st = self_check (req, out.tmp, l.end);
-          if (st != DUMPER_OK)
-            common_atomic_abort (&out);
-          else
-            {
-              err = common_atomic_commit (&out);
-              if (err != 0)
-                st = output_failed (req, err, out.step);
-            }
-        }
-      else
-        {
-          common_atomic_abort (&out);
-          st = output_failed (req, err, NULL);
-        }
-    }
+    st = write_and_commit (req, &out, &walk, &l, &cold_fd, &stats);
   else
     common_atomic_abort (&out);
   if (st == DUMPER_OK)
