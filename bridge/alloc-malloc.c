@@ -127,14 +127,16 @@ dumper_free (void *ptr)
 void *
 bridge_realloc_block (void *ptr, size_t size)
 {
+  /* The key, taken first: once realloc has freed PTR it is only a
+     number (and gcc's -Wuse-after-free sees no use of it after).  */
+  uintptr_t old = (uintptr_t) ptr;
   if (ptr && tracking && !tracking_lost
-      && !common_blockset_has (&live_blocks, (uintptr_t) ptr))
+      && !common_blockset_has (&live_blocks, old))
     {
       bridge_fail (DUMPER_E_STATE, "dumper_realloc(%p): the pointer is not a "
                    "live block of dumper_alloc (freed already?)", ptr);
       return NULL;
     }
-  uintptr_t old = (uintptr_t) ptr;   /* the key, once ptr is freed */
   void *p = realloc (ptr, size < MIN_BLOCK ? MIN_BLOCK : size);
   if (!p)
     {

@@ -5,7 +5,7 @@
    (codetargets.c).
 
    Shared by the pre-dump check (bridge/refcheck.c), which only asks
-   whether a function is declared, and the pdump writer (pdump/walk.c),
+   whether a function is declared, and the pdump writer (pdump/encode.c),
    which stores the (declaration, element) pair the rule picks, so the
    two never disagree about what counts as declared.  The list is made
    from the table and the code tables' arrays as they are when it is

@@ -279,7 +279,7 @@ init_once (void)
 }
 
 /* --big: 2 MiB of cells in each stack, more than the writer's HOT
-   window (pdump/walk.c, HOT_WINDOW_MAX).  */
+   window (pdump/walkint.h, HOT_WINDOW_MAX).  */
 #define BIG_SLOTS ((uint64_t) 1 << 17)
 
 /* Thread I of the --big chain: I is its value, and its top and pc
