@@ -41,7 +41,7 @@ PATCH=$BUILDDIR/tests/pdump/patch-image
 
 # refused NAME IMAGE BAD WORDS EDIT...: IMAGE with the EDITs
 # (patch-image's syntax) is refused by `toyhost --bad BAD' (none: no
-# --bad) with verify=structure, status 86, the message matching WORDS
+# --bad; wide: toyhost --wide-types) with verify=structure, status 86, the message matching WORDS
 # (a shell pattern: `*' stands for any text, as addresses).
 refused () {
   _name=$1 _image=$2 _bad=$3 _words=$4
@@ -51,7 +51,11 @@ refused () {
     fail "patch-image $*"
     return
   fi
-  if [ "$_bad" = none ]; then set --; else set -- --bad "$_bad"; fi
+  case $_bad in
+    none) set -- ;;
+    wide) set -- --wide-types ;;
+    *) set -- --bad "$_bad" ;;
+  esac
   _out=`DUMPER_PDUMP_VERIFY=structure "$TOY" "$@" --dump-file="$T/m.pdmp" 2>&1`
   _st=$?
   if [ "$_st" -ne 86 ]; then
@@ -129,6 +133,40 @@ else
   fail "its index entry is not a one-byte size: $*"
 fi
 
+# ------------------------------------------------------------------
+# A host of 300 types (toyhost --wide-types): the pass keeps two bytes
+# an object's type and finds a pointer's target by the start bitmap
+# (pdump/verify-index.c), not the per-granule byte map of hosts with
+# fewer than 255 types.  Its object of type 299 (T_WIDE, a vector)
+# holds a fixnum and a pointer to the floats' vector.
+"$TOY" --wide-types --temacs=pdump --output "$T/wide.pdmp" > /dev/null || exit 1
+cold_wide=`"$TOY" --wide-types | sed -n 's/.*digest=\([0-9a-f]*\).*/\1/p'`
+begin "300 types: the image loads with verify=structure, the heap as a cold start's"
+_out=`DUMPER_PDUMP_VERIFY=structure "$TOY" --wide-types --dump-file="$T/wide.pdmp" 2>&1`
+case "$? $_out" in
+  "0 "*"digest=$cold_wide"*) pass ;;
+  *) fail "want digest $cold_wide: $_out" ;;
+esac
+set -- `index "$T/wide.pdmp" | awk '$2 == 299'`
+wide_at=$6
+if [ -z "$wide_at" ]; then
+  begin "300 types: the object of type 299"
+  fail "not in the object index"
+else
+  wide_item1=`expr $wide_at + 8 + $WORD_SIZE`
+  wide_hot=`section_at "$T/wide.pdmp" 1 8`
+  if [ "$WORD_SIZE" -eq 8 ]; then
+    floats=`u64 "$T/wide.pdmp" \`expr $wide_hot + $wide_item1\``
+  else
+    floats=`u32 "$T/wide.pdmp" \`expr $wide_hot + $wide_item1\``
+  fi
+  refused "300 types: a pointer 8 bytes into its object" "$T/wide.pdmp" wide \
+    "points inside an object or between objects, not at the start of one" \
+    "s1@$wide_item1/$WORD_SIZE=`expr $floats + 8`" resum
+  refused "300 types: type 299's header edited to 298" "$T/wide.pdmp" wide \
+    "is a \`wide-vec' in the index but its header says type 298" \
+    "s1@$wide_at/4=298" resum
+fi
 # ------------------------------------------------------------------
 # The fields of `bad' (toyheap.h): header, a, b, p, bytes, bytes_length,
 # fn, a word each in a 64-bit build.  fn is the image's one code

@@ -285,6 +285,35 @@ make_box (const char *name, struct box *next, const struct builtin *fn)
   return b;
 }
 
+/* --wide-types: a heap description of WIDE_TYPES types, the usual ones
+   first, then unused padding, and a vector type T_WIDE at the last
+   index (beyond a byte), of which one object hangs from the world: the
+   structural pass keeps two bytes per object type with 255 or more
+   types (pdump/verify-index.c), a path no other host takes
+   (tests/pdump/mutkill-verify.sh).  */
+enum { WIDE_TYPES = 300, T_WIDE = WIDE_TYPES - 1 };
+static bool wide;
+static struct dumper_type wide_types[WIDE_TYPES];
+static struct dumper_heap wide_heap;
+
+static const struct dumper_heap *
+heap_description (void)
+{
+  if (!wide)
+    return &heap;
+  for (int i = 0; i < WIDE_TYPES; i++)
+    wide_types[i] = i < T_COUNT ? types[i]
+                    : (struct dumper_type) { .name = "padding",
+                                             .size = float_size };
+  wide_types[T_WIDE] = (struct dumper_type) { .name = "wide-vec",
+                                              .size = vec_size,
+                                              .trace = vec_trace };
+  wide_heap = heap;
+  wide_heap.types = wide_types;
+  wide_heap.type_count = WIDE_TYPES;
+  return &wide_heap;
+}
+
 static void
 init_once (int scale, long long_length, bool foreign)
 {
@@ -368,6 +397,14 @@ init_once (int scale, long long_length, bool foreign)
     }
   struct box *holder = make_box ("holder", shared, NULL);
   vec_of (w)->items[5] = make_fix (0);
+  if (wide)
+    {
+      word v = make_vec (2);
+      vec_of (v)->h.type = T_WIDE;
+      vec_of (v)->items[0] = make_fix (T_WIDE);
+      vec_of (v)->items[1] = floats;
+      vec_of (w)->items[5] = v;
+    }
   first_box->next = holder;
 }
 
@@ -633,7 +670,8 @@ digest_object (word w)
   switch (h->type)
     {
     case T_VEC:
-      put (T_VEC);
+    case T_WIDE:
+      put (h->type);
       put (h->length);
       for (uint32_t i = 0; i < h->length; i++)
         digest_ref (((struct vec *) o)->items[i]);
@@ -721,7 +759,7 @@ gc_mark_object (void *o, word w)
       return;
     }
   const struct header *h = o;
-  if (h->type == T_VEC)
+  if (h->type == T_VEC || h->type == T_WIDE)
     for (uint32_t i = 0; i < h->length; i++)
       gc_mark (((struct vec *) o)->items[i]);
   else if (h->type == T_TABLE)
@@ -850,13 +888,15 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (strcmp (argv[i], "--late-heap-description") == 0)
       late_description = true;
+    else if (strcmp (argv[i], "--wide-types") == 0)
+      wide = true;
   if (!late_description)
-    dumper_describe_heap (&heap);
+    dumper_describe_heap (heap_description ());
   enum dumper_status st = dumper_startup (&argc, &argv);
   if (st != DUMPER_OK)
     return dumper_report ("toyhost", st);
   if (late_description)
-    dumper_describe_heap (&heap);
+    dumper_describe_heap (heap_description ());
 
   int scale = 1;
   long long_length = 1000;
@@ -887,7 +927,8 @@ main (int argc, char **argv)
         clear = true;
       else if (strcmp (argv[i], "--strict") == 0)
         dumper_set_strict_lint (true);
-      else if (strcmp (argv[i], "--late-heap-description") == 0)
+      else if (strcmp (argv[i], "--late-heap-description") == 0
+               || strcmp (argv[i], "--wide-types") == 0)
         ;   /* above */
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
         {
