@@ -61,7 +61,8 @@ adopt_image (const struct dumper_decl *decls, struct pdump_entry *entries,
    OPTIONS_STATUS: an invalid loader setting in the environment fails
    the load); with O->check_only only verify it.  */
 static enum dumper_status
-load_image (const char *path, bool embedded, const struct common_options *o,
+load_image (const char *path, const struct pdump_embedded *embedded,
+            const struct common_options *o,
             enum dumper_status options_status)
 {
   unsigned char fingerprint[DUMPER_FINGERPRINT_SIZE];
@@ -87,7 +88,8 @@ load_image (const char *path, bool embedded, const struct common_options *o,
   char detail[1024] = "";
   struct pdump_load_request req = {
     .path = path, .fingerprint = fingerprint, .decls = decls,
-    .decl_count = decl_count, .embedded = embedded,
+    .decl_count = decl_count,
+    .embedded = embedded && embedded->found ? embedded : NULL,
     .detail = detail, .detail_size = sizeof detail,
     .verify_heap = mode == DUMPER_VERIFY_STRUCTURE ? heap : NULL,
     .heap = heap, .verify_uncached = mode == DUMPER_VERIFY_AUTO,
@@ -123,12 +125,13 @@ load_image (const char *path, bool embedded, const struct common_options *o,
 
 /* Find the image of a start without --dump-file (pdump_find_image):
    DUMPER_OK with *PATH NULL when there is none (a cold start), or with
-   *PATH malloc'd; *EMBEDDED when *PATH is the executable.  */
+   *PATH malloc'd; EMBEDDED->found when *PATH is the executable, with
+   where the image lies in it.  */
 static enum dumper_status
-find_image (char **path, bool *embedded, const char *dir)
+find_image (char **path, struct pdump_embedded *embedded, const char *dir)
 {
   *path = NULL;
-  *embedded = false;
+  memset (embedded, 0, sizeof *embedded);
   const char *exe = bridge_exe_path ();
   if (exe == NULL)
     return DUMPER_OK;
@@ -160,7 +163,7 @@ check_image_and_exit (char *path, const char *progname,
       if (!o->verify_from_env)
         o->verify = DUMPER_VERIFY_STRUCTURE;
       /* An executable is recognised: EMBEDDED is only a hint.  */
-      st = load_image (path, false, o, o_status);
+      st = load_image (path, NULL, o, o_status);
       free (path);
     }
   if (st != DUMPER_OK)
@@ -179,7 +182,7 @@ start_pdump (const struct bridge_start *s)
   if (args->no_dump_file && !o->check_only)
     return DUMPER_OK;
   char *path = NULL;
-  bool embedded = false;
+  struct pdump_embedded embedded = { 0 };
   if (args->dump_file)
     {
       path = strdup (args->dump_file);
@@ -196,7 +199,7 @@ start_pdump (const struct bridge_start *s)
     check_image_and_exit (path, s->progname, o, s->options_status);
   if (path == NULL)
     return DUMPER_OK;
-  enum dumper_status st = load_image (path, embedded, o, s->options_status);
+  enum dumper_status st = load_image (path, &embedded, o, s->options_status);
   if (st == DUMPER_E_IMAGE_FINGERPRINT && !args->dump_file
       && args->dump != BRIDGE_DUMP_NONE)
     {

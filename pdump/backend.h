@@ -16,6 +16,7 @@
 #include <dumper/dumper.h>
 #include <dumper/pdump.h>
 
+#include "embed.h"
 #include "exe.h"
 #include "common/blockset.h"
 #include "common/options.h"
@@ -73,8 +74,12 @@ enum dumper_status pdump_write (const struct pdump_write_request *req);
 struct pdump_load_request
 {
   const char *path;                      /* the image, or an executable */
-  bool embedded;                         /* the image is PATH's section
-                                            PDUMP_EMBED_SECTION */
+  /* Where the image lies in PATH when PATH holds it as its section
+     PDUMP_EMBED_SECTION (embedded->found), as the discovery of this
+     start found it (pdump_find_image): the loader does not parse the
+     executable's section headers again.  NULL: PATH is an image file,
+     or an executable the loader recognises and parses itself.  */
+  const struct pdump_embedded *embedded;
   const unsigned char *fingerprint;      /* DUMPER_FINGERPRINT_SIZE */
   /* The running executable's declaration table: the only statics the
      load may write, hooks it may hand back and code addresses it may
@@ -136,9 +141,10 @@ bool pdump_codec_parse (const char *spec, unsigned *codec, int *level,
                         char *detail, size_t detail_size);
 
 /* Whether the executable EXE holds an embedded image: DUMPER_OK with
-   *FOUND set, or an error (a damaged or truncated section) with the
+   *FOUND filled (found, and where), or an error (a damaged or truncated section) with the
    specifics in DETAIL.  */
-enum dumper_status pdump_probe_embedded (const char *exe, bool *found,
+enum dumper_status pdump_probe_embedded (const char *exe,
+                                         struct pdump_embedded *found,
                                          char *detail, size_t detail_size);
 
 /* Whether dumper-embed marked this executable as holding an image
@@ -147,12 +153,14 @@ enum dumper_status pdump_probe_embedded (const char *exe, bool *found,
 bool pdump_embed_marked (void);
 
 /* The image of a start that named none (pdump/discover.c): the
-   executable EXE itself when it holds one (*EMBEDDED), else EXE.pdmp,
+   executable EXE itself when it holds one (EMBEDDED->found, with where
+   it lies), else EXE.pdmp,
    else IMAGE_DIR/BASENAME.pdmp.  DUMPER_OK with *PATH malloc'd, or NULL
    for a cold start; else an error with DETAIL.  WARNING (empty when
    none) says why an image dumper-embed put in EXE is not used.  */
 enum dumper_status pdump_find_image (const char *exe, const char *image_dir,
-                                     char **path, bool *embedded,
+                                     char **path,
+                                     struct pdump_embedded *embedded,
                                      char *warning, size_t warning_size,
                                      char *detail, size_t detail_size);
 

@@ -32,21 +32,18 @@ image_name (const char *prefix, const char *sep, const char *name)
 
 enum dumper_status
 pdump_find_image (const char *exe, const char *image_dir, char **path,
-                  bool *embedded, char *warning, size_t warning_size,
-                  char *detail, size_t detail_size)
+                  struct pdump_embedded *embedded, char *warning,
+                  size_t warning_size, char *detail, size_t detail_size)
 {
   *path = NULL;
-  *embedded = false;
   warning[0] = '\0';
-  bool found;
-  enum dumper_status st = pdump_probe_embedded (exe, &found, detail,
+  enum dumper_status st = pdump_probe_embedded (exe, embedded, detail,
                                                 detail_size);
   if (st != DUMPER_OK)
     return st;
-  if (found)
+  if (embedded->found)
     {
       *path = strdup (exe);
-      *embedded = true;
       if (*path != NULL)
         return DUMPER_OK;
       snprintf (detail, detail_size, "cannot copy the image path");

@@ -161,16 +161,17 @@ pdump_find_embedded (int fd, const char *path, struct pdump_embedded *out,
 }
 
 enum dumper_status
-pdump_probe_embedded (const char *exe, bool *found, char *detail,
-                      size_t detail_size)
+pdump_probe_embedded (const char *exe, struct pdump_embedded *found,
+                      char *detail, size_t detail_size)
 {
-  *found = false;
+  memset (found, 0, sizeof *found);
   int fd = open (exe, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return DUMPER_OK;   /* no readable executable: nothing embedded to use */
-  struct pdump_embedded em;
-  enum dumper_status st = pdump_find_embedded (fd, exe, &em, detail, detail_size);
+  enum dumper_status st = pdump_find_embedded (fd, exe, found, detail,
+                                               detail_size);
   close (fd);
-  *found = st == DUMPER_OK && em.found;
+  if (st != DUMPER_OK)
+    memset (found, 0, sizeof *found);
   return st;
 }

@@ -208,10 +208,21 @@ find_embedded (struct load *l)
 {
   const struct pdump_load_request *req = l->req;
   struct pdump_embedded em;
-  enum dumper_status es = pdump_find_embedded (l->place.fd, req->path, &em,
-                                               req->detail, req->detail_size);
-  if (es != DUMPER_OK)
-    return es;
+  /* Found by this start's discovery, which parsed the section headers
+     (pdump_find_image): taken when it still lies in the file opened now
+     (a file replaced in between is another image, and refused by the
+     header's checks like any other).  */
+  if (req->embedded && req->embedded->size <= l->length
+      && req->embedded->offset <= l->length - req->embedded->size)
+    em = *req->embedded;
+  else
+    {
+      enum dumper_status es = pdump_find_embedded (l->place.fd, req->path, &em,
+                                                   req->detail,
+                                                   req->detail_size);
+      if (es != DUMPER_OK)
+        return es;
+    }
   if (!em.found)
     return pdump_fail_file (req, DUMPER_E_IMAGE_MISSING, "no embedded image (no "
                       PDUMP_EMBED_SECTION " section)", 0);
@@ -247,8 +258,8 @@ read_header (struct load *l)
   const struct pdump_load_request *req = l->req;
   unsigned char first[HEADER_BYTES];
   size_t available = 0;
-  bool read_ok = req->embedded || read_first (l, first, &available);
-  if (req->embedded
+  bool read_ok = req->embedded != NULL || read_first (l, first, &available);
+  if (req->embedded != NULL
       || (read_ok && available >= 4 && memcmp (first, "\177ELF", 4) == 0))
     {
       enum dumper_status es = find_embedded (l);
@@ -546,7 +557,7 @@ publish_stats (struct load *l)
   stats->loaded = true;
   stats->mapped = place->method == PDUMP_LOAD_HYBRID
                   || place->method == PDUMP_LOAD_MAP;
-  stats->embedded = place->origin != 0 || l->req->embedded;
+  stats->embedded = place->origin != 0 || l->req->embedded != NULL;
   stats->image_size = size;
   stats->method = place->method;
   stats->path = strdup (l->req->path);
