@@ -25,11 +25,15 @@
 # none, lz4 (LZ4HC level 3), lz4:1 and zstd levels 1, 3 and 19, then the
 # warm loads' phases (bench/compress.sh, the tables in doc/format.md);
 # pdumper builds.
+# bench-relocate: base mode random's relocation at scales 1, 4 and 16:
+# ns per relocated word, p50, p99 and p99/p50 of the start and of the
+# relocate phase (bench/relocate-cost.sh, issue 33 item 3); pdumper
+# builds.  RELOCATE_BEFORE=DIR adds another build's rows, interleaved.
 
 BENCH_RUNS = 7
 
 bench: bench-compare bench-cold-start \
-	$(if $(filter pdumper,$(BACKEND)),bench-verify bench-compress) \
+	$(if $(filter pdumper,$(BACKEND)),bench-verify bench-compress bench-relocate) \
 	$(if $(filter none,$(BACKEND)),,bench-dump-scale)
 
 bench-compress: host/dlisp
@@ -47,10 +51,13 @@ bench-cold-start: host/dlisp
 bench-dump-scale: host/dlisp-bare
 	@$(SHELL) $(srcdir)/bench/dump-scale.sh $(BENCH_RUNS) .
 
+bench-relocate: host/dlisp
+	@RUNS=50 bash $(srcdir)/bench/relocate-cost.sh . $(RELOCATE_BEFORE)
+
 bench-verify: host/dlisp
 	@BUILDDIR=`pwd` $(SHELL) $(srcdir)/bench/verify-cost.sh $(BENCH_RUNS)
 
 CLEANFILES += bench-compare.json bench-compare.png
 
 .PHONY: bench bench-compare bench-cold-start bench-dump-scale bench-verify \
-	bench-compress
+	bench-compress bench-relocate
