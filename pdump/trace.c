@@ -31,8 +31,12 @@ field_offset_of (struct pdump_walk *w, const void *field)
       || cur->size - (f - src) < sizeof (uintptr_t)
       || (f - src) % sizeof (uintptr_t) != 0)
     {
-      pdump_walk_unchecked (w, 0, "trace reported a field outside its "
-                            "object or not word-aligned");
+      /* The field's place, which may lie before the object.  */
+      char rule[128];
+      snprintf (rule, sizeof rule, "trace reported a field at %+" PRIdPTR
+                " bytes, outside its %zu-byte object or not word-aligned",
+                (intptr_t) (f - src), cur->size);
+      pdump_walk_unchecked (w, f >= src ? (size_t) (f - src) : 0, rule);
       return SIZE_MAX;
     }
   size_t offset = (size_t) (f - src);

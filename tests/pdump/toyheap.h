@@ -154,7 +154,12 @@ enum bad_mode
   BAD_CODE_TABLE,
   /* fn a function of a shared library (the C library's abs, found with
      dlsym as a module's would be), reported as in BAD_CALLBACK.  */
-  BAD_CODE_LIBRARY
+  BAD_CODE_LIBRARY,
+  /* A trace that answers differently on another call: the word just
+     past the object's end, reported from its second call on.  The
+     pre-dump check's call (the first) sees a good object, so only the
+     pdump walk's guard (pdump_walk_unchecked) can refuse it.  */
+  BAD_FIELD_FLAKY
 };
 static enum bad_mode bad_mode;
 
@@ -209,6 +214,14 @@ bad_trace (const void *o, struct dumper_tracer *t)
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->p, T_PAIR);
       return;
+    case BAD_FIELD_FLAKY:
+      {
+        static int calls;
+        if (++calls >= 2)
+          dumper_trace_word (t, (const uintptr_t *) (b + 1));
+        dumper_trace_word (t, &b->a);
+        return;
+      }
     case BAD_FIELD_BEFORE:
       dumper_trace_word (t, (const uintptr_t *) o - 1);
       /* FALLTHROUGH */

@@ -61,7 +61,7 @@ static const char *const bad_names[] = {
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
   "by-header", "by-header-malloc", "fields", "field-before",
   "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table",
-  "code-library"
+  "code-library", "field-flaky"
 };
 
 static const struct builtin builtins[] = {
@@ -509,6 +509,7 @@ init_bad (void)
       break;
     case BAD_FIELD_TAIL:
     case BAD_FIELD_UNALIGNED:
+    case BAD_FIELD_FLAKY:
       break;
     case BAD_EXE_TYPE:
       b->p = (struct box *) &builtins[0];
