@@ -512,14 +512,24 @@ pdump_boot_abort (struct pdump_boot *b)
   unlock (b);
 }
 
-/* DIR/PATHSUM-IMAGESUM.cold for the image at IMAGE_PATH.  */
+/* The suffix of WHAT's records.  */
+static const char *
+check_suffix (enum pdump_boot_check what)
+{
+  return what == PDUMP_BOOT_STRUCTURE ? ".structure" : ".cold";
+}
+
+/* DIR/PATHSUM-IMAGESUM.cold (or .structure) for the image at
+   IMAGE_PATH.  */
 static bool
-cold_name (struct pdump_boot *b, const char *image_path, uint64_t image_sum,
-           char *name, size_t size, char *path, size_t path_size)
+check_name (struct pdump_boot *b, enum pdump_boot_check what,
+            const char *image_path, uint64_t image_sum, char *name,
+            size_t size, char *path, size_t path_size)
 {
   if (!boot_dir (b, image_path))
     return false;
-  snprintf (name, size, "%s%016" PRIx64 ".cold", b->prefix, image_sum);
+  snprintf (name, size, "%s%016" PRIx64 "%s", b->prefix, image_sum,
+            check_suffix (what));
   return (size_t) snprintf (path, path_size, "%s/%s", b->dir, name)
          < path_size;
 }
@@ -537,12 +547,13 @@ cold_text (const struct stat *st, char *text, size_t size)
 }
 
 int
-pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
-                       uint64_t image_sum, const struct stat *st)
+pdump_boot_checked (struct pdump_boot *b, enum pdump_boot_check what,
+                    const char *image_path, uint64_t image_sum,
+                    const struct stat *st)
 {
   char name[64], path[sizeof b->dir + 64], want[192], have[192] = "";
-  if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
-                  sizeof path))
+  if (!check_name (b, what, image_path, image_sum, name, sizeof name, path,
+                   sizeof path))
     return -1;
   if (!cold_text (st, want, sizeof want))
     return reason (b, "cannot read /proc/sys/kernel/random/boot_id") - 1;
@@ -551,16 +562,18 @@ pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
 }
 
 void
-pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
-                       uint64_t image_sum, const struct stat *st)
+pdump_boot_stamp_checked (struct pdump_boot *b, enum pdump_boot_check what,
+                          const char *image_path, uint64_t image_sum,
+                          const struct stat *st)
 {
   char name[64], path[sizeof b->dir + 64], text[192];
-  if (!cold_name (b, image_path, image_sum, name, sizeof name, path,
-                  sizeof path)
+  if (!check_name (b, what, image_path, image_sum, name, sizeof name, path,
+                   sizeof path)
       || !cold_text (st, text, sizeof text))
     return;
   struct common_atomic out;
-  if (common_atomic_begin (&out, path, "cold", 0600, true) != 0)
+  if (common_atomic_begin (&out, path, check_suffix (what) + 1, 0600, true)
+      != 0)
     return;
   if (common_atomic_write (&out, text, strlen (text)) != 0)
     {
@@ -568,5 +581,5 @@ pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
       return;
     }
   if (common_atomic_commit (&out) == 0)
-    prune (b, name, ".cold");
+    prune (b, name, check_suffix (what));
 }

@@ -20,6 +20,9 @@
      PATHSUM-IMAGESUM.cold     COLD verification boot: the image file's
                                boot id, device, inode, size and change
                                time when its COLD was last checked
+     PATHSUM-IMAGESUM.structure  the same, when the structural pass
+                               last passed on it (verify auto skips the
+                               pass on the same file later this boot)
 
    $XDG_RUNTIME_DIR and the directory must be directories owned by the
    process's effective user with no access for group or others ($TMPDIR:
@@ -123,16 +126,24 @@ bool pdump_boot_write (struct pdump_boot *b, const unsigned char *bytes,
 void pdump_boot_commit (struct pdump_boot *b);
 void pdump_boot_abort (struct pdump_boot *b);
 
-/* COLD verification boot (dumper.h, DUMPER_COLD_BOOT): whether COLD of
-   the image at IMAGE_PATH (header checksum IMAGE_SUM, file status ST
-   when it was opened) was checked earlier in this boot and the file is
-   the same one, unchanged (DIR/PATHSUM-IMAGESUM.cold holds the boot id
-   and the file's device, inode, size and change time): 1 if so, 0 if
-   not, -1 (B->reason) when there is no usable directory to keep that
-   in.  And record that it was, after a load that checked it.  */
-int pdump_boot_cold_known (struct pdump_boot *b, const char *image_path,
-                           uint64_t image_sum, const struct stat *st);
-void pdump_boot_cold_stamp (struct pdump_boot *b, const char *image_path,
-                            uint64_t image_sum, const struct stat *st);
+/* What a record of this directory says was checked of an image file
+   earlier this boot: its COLD's checksum (COLD verification boot,
+   dumper.h, DUMPER_COLD_BOOT), or the structural pass (verify auto).  */
+enum pdump_boot_check { PDUMP_BOOT_COLD, PDUMP_BOOT_STRUCTURE };
+
+/* Whether WHAT of the image at IMAGE_PATH (header checksum IMAGE_SUM,
+   file status ST when it was opened) was checked earlier in this boot
+   and the file is the same one, unchanged (DIR/PATHSUM-IMAGESUM.cold or
+   .structure holds the boot id and the file's device, inode, size and
+   change time): 1 if so, 0 if not, -1 (B->reason) when there is no
+   usable directory to keep that in.  And record that it was, after a
+   load that checked it.  */
+int pdump_boot_checked (struct pdump_boot *b, enum pdump_boot_check what,
+                        const char *image_path, uint64_t image_sum,
+                        const struct stat *st);
+void pdump_boot_stamp_checked (struct pdump_boot *b,
+                               enum pdump_boot_check what,
+                               const char *image_path, uint64_t image_sum,
+                               const struct stat *st);
 
 #endif /* DUMPER_PDUMP_BOOTCACHE_H */

@@ -633,8 +633,11 @@ load_image (struct load *l, struct bus_guard *guard)
     }
   pdump_boot_commit (&l->boot);
   if (l->cold_stamp)
-    pdump_boot_cold_stamp (&l->boot, l->req->path,
-                           l->view.header.header_checksum, &l->image_stat);
+    pdump_boot_stamp_checked (&l->boot, PDUMP_BOOT_COLD, l->req->path,
+                              l->view.header.header_checksum, &l->image_stat);
+  if (l->structure_stamp)
+    pdump_boot_stamp_checked (&l->boot, PDUMP_BOOT_STRUCTURE, l->req->path,
+                              l->view.header.header_checksum, &l->image_stat);
   commit (l);
   return DUMPER_OK;
 }

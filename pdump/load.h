@@ -70,6 +70,8 @@ struct load
   bool hot_known;               /* at the preferred base, the file checked
                                    earlier this boot: HOT's pass skipped */
   bool cold_stamp;              /* record that COLD was checked */
+  bool structure_stamp;         /* record that the structural pass
+                                   passed on the image file */
   uint64_t exe_pages;           /* HOT pages executable or code
                                    relocations write */
   struct pdump_unpack hot_unpack;

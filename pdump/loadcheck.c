@@ -54,7 +54,8 @@ choose_cold_check (struct load *l)
   else if (req->cold_check != DUMPER_COLD_BOOT)
     l->cold_how = "checksum";
   else
-    switch (pdump_boot_cold_known (&l->boot, req->path, sum, &l->image_stat))
+    switch (pdump_boot_checked (&l->boot, PDUMP_BOOT_COLD, req->path, sum,
+                                &l->image_stat))
       {
       case 1:
         /* The whole image was checked: at the preferred base, where HOT
@@ -159,6 +160,17 @@ structure_heap (struct load *l)
        only keeps the cache from being written (cache_structure).  */
     l->structure_how = "ran: before the boot cache is written (for the "
                        "cache alone: verify none)";
+  else if (req->verify_uncached && req->heap && !req->check_only
+           && pdump_boot_checked (&l->boot, PDUMP_BOOT_STRUCTURE, req->path,
+                                  l->view.header.header_checksum,
+                                  &l->image_stat) == 1)
+    /* The verdict does not depend on where the image is placed: an image
+       pointer must start an object of the image, an executable one an
+       element the executable declares, each at an offset.  The file is
+       the one that passed (device, inode, size, change time), and its
+       checksums are checked again at this load.  */
+    l->structure_how = "skipped: the structural pass passed on this file "
+                       "earlier this boot, the file unchanged (verify auto)";
   else if (req->verify_uncached && req->heap)
     {
       heap = req->heap;
@@ -169,6 +181,10 @@ structure_heap (struct load *l)
     l->structure_how = req->verify_uncached
       ? "off: no heap description to verify with (dumper_describe_heap "
         "before dumper_startup)" : "off: verify none";
+  /* A pass over the image file (not a boot cache being written, which
+     records its own verdict) is remembered for later starts this boot,
+     once the load succeeds (load_image).  */
+  l->structure_stamp = heap != NULL && !l->boot_write && !req->check_only;
   return heap;
 }
 

@@ -11,7 +11,11 @@
 #     loads, as asked, but is not cached either;
 #   - an image changed in place after its cache was written is loaded
 #     from the file again (its damage refused), not from the cache;
-#   - base mode random, one setting away, runs the pass at every start.
+#   - base mode random, one setting away, runs the pass at the first
+#     start of an image file this boot and skips it at the next while the
+#     file is unchanged (verify structure always runs it); a file
+#     changed (its change time) is passed again, a crafted one copied
+#     over it refused.
 
 . "$SRCDIR/tests/e2e/lib.sh"
 . "$SRCDIR/tests/pdump/imagelib.sh"
@@ -67,12 +71,25 @@ start "$T/a.pdmp" XDG_RUNTIME_DIR= TMPDIR="$T/tmpu" && good \
   && has placement '^boot-cache$' && has boot-dir "^fallback: $dir$" && ok=yes
 verdict $ok "fallback directory"
 
-begin "base mode random, one setting away: the structural pass at every start"
+begin "base mode random, one setting away: the structural pass at the first start, not the next (the same file, this boot)"
 ok=no
-start "$T/a.pdmp" DUMPER_PDUMP_BASE=random && good && has placement '^random$' \
+cp "$T/a.pdmp" "$T/r.pdmp"
+start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good && has placement '^random$' \
   && has structure-check '^ran: loaded from the image file' \
-  && has boot-dir '^none: base mode random$' && ok=yes
+  && has boot-dir '^none: base mode random$' \
+  && start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good \
+  && has structure-check '^skipped: the structural pass passed on this file earlier this boot' \
+  && has structure-seconds '^0\.000000$' && ok=yes
 verdict $ok "random"
+
+begin "base mode random: the pass runs again once the file changes (its change time), and always with verify structure"
+ok=no
+sleep 0.01; touch "$T/r.pdmp"
+start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good \
+  && has structure-check '^ran: loaded from the image file' \
+  && start "$T/r.pdmp" DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=structure \
+  && good && has structure-check '^ran: verify structure$' && ok=yes
+verdict $ok "random, changed"
 
 # A resealed mutant whose damage only the structural pass sees: a
 # pointer into the middle of an object (tests/fuzz/mutate.c).
@@ -101,6 +118,15 @@ st=$?
   && [ "`caches "$RUN/dumper"`" = 0 ] && ok=yes
 verdict $ok "crafted, verify none: status $st"
 RUN=$T/run
+
+begin "base mode random: a crafted image copied over a file the pass passed is refused (86)"
+ok=no
+start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good \
+  && has structure-check '^skipped: the structural pass passed' || st=fail
+cp "$T/crafted.pdmp" "$T/r.pdmp"
+[ "$st" = 0 ] && start "$T/r.pdmp" DUMPER_PDUMP_BASE=random
+[ "$st" = 86 ] && grep -q 'is corrupt' "$T/err" && ok=yes
+verdict $ok "crafted over a passed file: status $st"
 
 begin "a host without a heap description at start-up: no structural pass, no boot cache"
 TOY=$BUILDDIR/tests/pdump/toyhost
