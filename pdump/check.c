@@ -819,6 +819,49 @@ locate_bad_image_value (const struct pdump_relocation *r,
                            "object sections");
 }
 
+/* RELOC_IMAGE's bitmap: GROUP_COUNT words of 64 bits, the bits of the
+   last past HOT's end masked off by LAST_MASK.  */
+struct chunk_bits
+{
+  const uint64_t *bits;
+  uint64_t group_count, last_mask;
+};
+
+/* The image relocations of HOT words [CHUNK, LIMIT) (CHUNK a multiple
+   of 64): each value moved by DELTA, or at the preferred base (DELTA 0)
+   only checked, never written, so the pages stay shared with the page
+   cache; *IMAGES counts them.  The loop only accumulates whether a value
+   lay outside the object sections (nonzero then); the (rare) failure is
+   located by the caller.  Inlined: the loader's hottest loop.  */
+static inline __attribute__ ((always_inline)) uint64_t
+relocate_chunk (pdump_word *words, const struct chunk_bits *cb,
+                uint64_t chunk, uint64_t limit, pdump_word delta,
+                uint64_t stored_start, uint64_t image_span, uint64_t *images)
+{
+  uint64_t first_group = chunk / 64, end_group = (limit + 63) / 64;
+  uint64_t bad = 0;
+  for (uint64_t b = first_group; b < end_group; b++)
+    {
+      uint64_t set = b == cb->group_count - 1 ? cb->bits[b] & cb->last_mask
+                                              : cb->bits[b];
+      pdump_word *group = words + b * 64;
+      *images += (uint64_t) common_popcount64 (set);
+      if (delta == 0)
+        for (; set; set &= set - 1)
+          bad |= (uint64_t) group[__builtin_ctzll (set)] - stored_start
+                 >= image_span;
+      else
+        for (; set; set &= set - 1)
+          {
+            pdump_word *word = group + __builtin_ctzll (set);
+            pdump_word value = *word;
+            bad |= (uint64_t) value - stored_start >= image_span;
+            *word = value + delta;
+          }
+    }
+  return bad;
+}
+
 enum dumper_status
 pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
                 void *fill_ctx, uintptr_t image_base, uint64_t *image_count)
@@ -865,32 +908,9 @@ pdump_relocate (const struct pdump_relocation *r, pdump_fill_fn fill,
       XXH3_64bits_update (state, words + chunk,
                           (size_t) (limit - chunk) * PDUMP_WORD_SIZE);
 
-      /* The bitmap words covering this chunk.  The loop only
-         accumulates whether a value was out of range; the (rare)
-         failure is located afterwards.  */
-      uint64_t first_group = chunk / 64, end_group = (limit + 63) / 64;
-      uint64_t bad = 0;
-      for (uint64_t b = first_group; b < end_group; b++)
-        {
-          uint64_t set = b == group_count - 1 ? bits[b] & last_mask : bits[b];
-          pdump_word *group = words + b * 64;
-          images += (uint64_t) common_popcount64 (set);
-          if (delta == 0)
-            /* At the preferred base: checked, never written, so the
-               pages stay shared with the page cache.  */
-            for (; set; set &= set - 1)
-              bad |= (uint64_t) group[__builtin_ctzll (set)] - stored_start
-                     >= image_span;
-          else
-            for (; set; set &= set - 1)
-              {
-                pdump_word *word = group + __builtin_ctzll (set);
-                pdump_word value = *word;
-                bad |= (uint64_t) value - stored_start >= image_span;
-                *word = value + delta;
-              }
-        }
-      if (bad)
+      struct chunk_bits cb = { bits, group_count, last_mask };
+      if (relocate_chunk (words, &cb, chunk, limit, delta, stored_start,
+                          image_span, &images))
         return locate_bad_image_value (r, words, chunk, limit, delta,
                                        image_span);
     }
