@@ -485,7 +485,13 @@ boot_dir_note (const struct load *l)
   static char note[sizeof l->boot.dir + sizeof l->boot.reason + 32];
   static const char *const modes[] = { "random", "fixed", "boot" };
   unsigned mode = l->req->base_mode;
-  if (mode != DUMPER_BASE_BOOT)
+  if (mode != DUMPER_BASE_BOOT && l->boot.dir[0] != '\0')
+    /* No cache, but the records of checks made this boot (COLD
+       verification boot, verify auto's structural pass) are there.  */
+    snprintf (note, sizeof note, "%s: %s (records only: base mode %s)",
+              l->boot.dir_is_xdg ? "XDG_RUNTIME_DIR" : "fallback",
+              l->boot.dir, mode < 3 ? modes[mode] : "?");
+  else if (mode != DUMPER_BASE_BOOT)
     snprintf (note, sizeof note, "none: base mode %s",
               mode < 3 ? modes[mode] : "?");
   else if (l->boot.dir[0] != '\0')

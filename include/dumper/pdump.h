@@ -164,9 +164,12 @@ struct pdump_stats
                                    "skipped: ...", "off: ...") */
   const char *boot_dir;         /* base mode boot's per-user directory
                                    and its kind ("XDG_RUNTIME_DIR: DIR",
-                                   "fallback: DIR"), or "none: " and
-                                   why (another base mode, no usable
-                                   directory) */
+                                   "fallback: DIR"; in another base
+                                   mode that used it for the records of
+                                   checks made this boot, followed by
+                                   " (records only: base mode M)"), or
+                                   "none: " and why (another base mode,
+                                   no usable directory) */
 };
 
 /* Figures of the last dump written by this process.  */

@@ -76,7 +76,7 @@ ok=no
 cp "$T/a.pdmp" "$T/r.pdmp"
 start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good && has placement '^random$' \
   && has structure-check '^ran: loaded from the image file' \
-  && has boot-dir '^none: base mode random$' \
+  && has boot-dir "^XDG_RUNTIME_DIR: $RUN/dumper (records only: base mode random)$" \
   && start "$T/r.pdmp" DUMPER_PDUMP_BASE=random && good \
   && has structure-check '^skipped: the structural pass passed on this file earlier this boot' \
   && has structure-seconds '^0\.000000$' && ok=yes
