@@ -343,8 +343,24 @@ struct probe
 {
   struct dumper_tracer tracer;
   const struct pdump_walk *w;
+  uintptr_t start;              /* the object probed, SIZE bytes */
+  uint64_t size;
   bool exe;
 };
+
+/* Whether FIELD is a whole word inside the object probed.  The pre-dump
+   check held every field to that, but a trace that answers differently
+   on another call (heap.h forbids it) can report another field now:
+   the probe does not read it (it could lie past the end of memory);
+   the walk's own trace, next, meets its guard (pdump_walk_unchecked) if
+   the trace reports it again.  */
+static inline bool
+probe_inside (const struct probe *p, const void *field)
+{
+  uintptr_t f = (uintptr_t) field;
+  return f >= p->start && f - p->start <= p->size
+         && p->size - (f - p->start) >= sizeof (uintptr_t);
+}
 
 static void
 probe_address (struct probe *p, uintptr_t address)
@@ -357,6 +373,8 @@ static void
 probe_word (struct dumper_tracer *t, const uintptr_t *field)
 {
   struct probe *p = (struct probe *) t;
+  if (!probe_inside (p, field))
+    return;
   uintptr_t value = *field;
   uintptr_t tag = value & p->w->tag_mask;
   if (p->w->heap->tag_types[tag] != DUMPER_TAG_IMMEDIATE)
@@ -367,19 +385,23 @@ static void
 probe_ptr (struct dumper_tracer *t, void *const *field, int type)
 {
   (void) type;
-  probe_address ((struct probe *) t, (uintptr_t) *field);
+  if (probe_inside ((struct probe *) t, field))
+    probe_address ((struct probe *) t, (uintptr_t) *field);
 }
 
 static void
 probe_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
   (void) length;
-  probe_address ((struct probe *) t, (uintptr_t) *field);
+  if (probe_inside ((struct probe *) t, field))
+    probe_address ((struct probe *) t, (uintptr_t) *field);
 }
 
 static void
 probe_code (struct dumper_tracer *t, const void *field)
 {
+  if (!probe_inside ((struct probe *) t, field))
+    return;
   uintptr_t value;
   memcpy (&value, field, sizeof value);
   if (value != 0)
@@ -391,7 +413,8 @@ probe_sized (struct dumper_tracer *t, void *const *field, int type,
              size_t nbytes)
 {
   (void) type, (void) nbytes;
-  probe_address ((struct probe *) t, (uintptr_t) *field);
+  if (probe_inside ((struct probe *) t, field))
+    probe_address ((struct probe *) t, (uintptr_t) *field);
 }
 
 /* An interior pointer into the executable is stored as an executable
@@ -399,7 +422,8 @@ probe_sized (struct dumper_tracer *t, void *const *field, int type,
 static void
 probe_interior (struct dumper_tracer *t, void *const *field)
 {
-  probe_address ((struct probe *) t, (uintptr_t) *field);
+  if (probe_inside ((struct probe *) t, field))
+    probe_address ((struct probe *) t, (uintptr_t) *field);
 }
 
 /* Trace the object of type T, SIZE bytes at ADDRESS, with TRACER: by
@@ -427,7 +451,8 @@ holds_exe_reference (const struct pdump_walk *w, const struct dumper_type *t,
                                  .bytes = probe_bytes, .code = probe_code,
                                  .sized = probe_sized,
                                  .interior = probe_interior },
-                     .w = w, .exe = false };
+                     .w = w, .start = address, .size = size,
+                     .exe = false };
   pdump_walk_trace_object (t, (const void *) address, size, &p.tracer);
   return p.exe;
 }
