@@ -34,8 +34,8 @@ field_offset_of (struct pdump_walk *w, const void *field)
       /* The field's place, which may lie before the object.  */
       char rule[128];
       snprintf (rule, sizeof rule, "trace reported a field at %+" PRIdPTR
-                " bytes, outside its %zu-byte object or not word-aligned",
-                (intptr_t) (f - src), cur->size);
+                " bytes, outside its %" PRIu64 "-byte object or not "
+                "word-aligned", (intptr_t) (f - src), (uint64_t) cur->size);
       pdump_walk_unchecked (w, f >= src ? (size_t) (f - src) : 0, rule);
       return SIZE_MAX;
     }
