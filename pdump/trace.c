@@ -27,8 +27,7 @@ field_offset_of (struct pdump_walk *w, const void *field)
 {
   const struct pdump_work *cur = w->current;
   uintptr_t f = (uintptr_t) field, src = (uintptr_t) cur->src;
-  if (f < src || f - src > cur->size
-      || cur->size - (f - src) < sizeof (uintptr_t)
+  if (!pdump_walk_field_inside (src, cur->size, f)
       || (f - src) % sizeof (uintptr_t) != 0)
     {
       /* The field's place, which may lie before the object.  */

@@ -357,9 +357,7 @@ struct probe
 static inline bool
 probe_inside (const struct probe *p, const void *field)
 {
-  uintptr_t f = (uintptr_t) field;
-  return f >= p->start && f - p->start <= p->size
-         && p->size - (f - p->start) >= sizeof (uintptr_t);
+  return pdump_walk_field_inside (p->start, p->size, (uintptr_t) field);
 }
 
 static void

@@ -25,6 +25,17 @@ too_big (uint64_t size)
   return size > MAX_OBJECT_SIZE;
 }
 
+/* Whether FIELD is a whole word inside the SIZE bytes at START: the
+   one bounds test of every tracer of the walk (trace.c, and visit.c's
+   probe), which must not read a field a trace reported outside its
+   object.  */
+static inline bool
+pdump_walk_field_inside (uintptr_t start, uint64_t size, uintptr_t field)
+{
+  return field >= start && field - start <= size
+         && size - (field - start) >= sizeof (uintptr_t);
+}
+
 static inline uint64_t
 align_up (uint64_t n, uint64_t alignment)
 {
