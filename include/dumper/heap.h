@@ -120,6 +120,7 @@
 #ifndef DUMPER_HEAP_H
 #define DUMPER_HEAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -218,6 +219,45 @@ dumper_trace_interior (struct dumper_tracer *t, void *const *field)
   t->interior (t, field);
 }
 
+/* Optional, for a type whose every object has the same shape: where
+   its type and its length are, and which of its words are tagged words.
+   With it, structural verification (dumper.h, DUMPER_VERIFY_STRUCTURE)
+   checks the type's objects from this description, without calling
+   the size and trace functions for each one (doc/format.md, "Layouts");
+   they stay what the writer and the host's collector use.
+
+   An object of the type is malformed (as when size returns 0) unless
+   its unsigned HEADER_BYTES-byte field at byte HEADER_AT (native byte
+   order) equals HEADER_VALUE (HEADER_BYTES 0: no header check); its
+   size is FIXED bytes, plus COUNT * ELEMENT bytes when COUNT_BYTES is
+   not 0, COUNT being its unsigned COUNT_BYTES-byte field at byte
+   COUNT_AT (a count whose size would wrap is malformed); both fields
+   lie in the first 64 bytes and inside FIXED (1, 2, 4 or 8 bytes,
+   aligned to their size).  Word I (I < 64) of the object is a tagged
+   word when bit I of WORDS is set, and with ELEMENT_WORDS every word
+   from byte FIXED to the object's end is one too (ELEMENT is then a
+   multiple of the word size); WORDS names only words below FIXED.
+
+   The layout must say exactly what size and trace do: size returns
+   the layout's size for every object whose header matches and 0 for
+   any other, and trace reports the layout's words, each once with
+   dumper_trace_word, and nothing else (so a type whose size function
+   refuses more than a header, or that has a field of another kind,
+   has no layout).  The pre-dump check compares them for every object
+   a dump saves and refuses a disagreement (DUMPER_E_HEAP_DESC, 91,
+   naming the type, the object and the word); dumper_describe_heap
+   refuses a layout that breaks the rules above (91).  */
+struct dumper_layout
+{
+  uint32_t fixed;
+  uint32_t element;
+  uint8_t count_at, count_bytes;
+  uint8_t header_at, header_bytes;
+  uint64_t header_value;
+  uint64_t words;
+  bool element_words;
+};
+
 /* One object type.  */
 struct dumper_type
 {
@@ -237,6 +277,9 @@ struct dumper_type
      is then NULL).  NULL when the blocks hold no pointers.  */
   void (*trace_sized) (const void *obj, size_t nbytes,
                        struct dumper_tracer *t);
+  /* Optional (NULL): the type's layout, above.  Only for a type with
+     a size and a trace function.  */
+  const struct dumper_layout *layout;
 };
 
 /* Tag table entries besides type indexes.  */
