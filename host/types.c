@@ -200,21 +200,64 @@ builtin_size (const void *obj)
   return checked (obj, DL_T_BUILTIN, sizeof (struct dl_builtin));
 }
 
+/* Layouts (heap.h): the types whose every object has one shape, so
+   that the loader's structural pass checks them without calling the
+   functions above for each object.  They say what those functions say:
+   the header's type, the size (a vector's from its count), the tagged
+   words; the pre-dump check compares them on every object a dump saves.
+   Strings (a NULL data pointer with a length is malformed) and hash
+   tables (a code pointer, a raw pointer for `equal' tables) have none.  */
+#define WORD(type, member) (UINT64_C (1) << (offsetof (type, member) \
+                                              / sizeof (dl_obj)))
+#define HEADER(t) .header_at = offsetof (struct dl_header, type), \
+  .header_bytes = sizeof (uint32_t), .header_value = (t)
+
+static const struct dumper_layout cons_layout = {
+  .fixed = sizeof (struct dl_cons), HEADER (DL_T_CONS),
+  .words = WORD (struct dl_cons, car) | WORD (struct dl_cons, cdr),
+};
+
+static const struct dumper_layout symbol_layout = {
+  .fixed = sizeof (struct dl_symbol), HEADER (DL_T_SYMBOL),
+  .words = WORD (struct dl_symbol, name) | WORD (struct dl_symbol, value)
+           | WORD (struct dl_symbol, function)
+           | WORD (struct dl_symbol, plist),
+};
+
+static const struct dumper_layout vector_layout = {
+  .fixed = sizeof (struct dl_vector), HEADER (DL_T_VECTOR),
+  .count_at = offsetof (struct dl_vector, size),
+  .count_bytes = sizeof (uint64_t), .element = sizeof (dl_obj),
+  .element_words = true,
+};
+
+static const struct dumper_layout closure_layout = {
+  .fixed = sizeof (struct dl_closure), HEADER (DL_T_CLOSURE),
+  .words = WORD (struct dl_closure, params) | WORD (struct dl_closure, body)
+           | WORD (struct dl_closure, env) | WORD (struct dl_closure, name),
+};
+
+static const struct dumper_layout macro_layout = {
+  .fixed = sizeof (struct dl_macro), HEADER (DL_T_MACRO),
+  .words = WORD (struct dl_macro, expander) | WORD (struct dl_macro, name),
+};
+
 static const struct dumper_type dl_types[DL_T_COUNT] = {
-  [DL_T_CONS] = { .name = "cons", .size = cons_size, .trace = cons_trace },
+  [DL_T_CONS] = { .name = "cons", .size = cons_size, .trace = cons_trace,
+                  .layout = &cons_layout },
   [DL_T_SYMBOL] = { .name = "symbol", .size = symbol_size,
-                    .trace = symbol_trace },
+                    .trace = symbol_trace, .layout = &symbol_layout },
   [DL_T_STRING] = { .name = "string", .size = string_size,
                     .trace = string_trace },
   [DL_T_FLOAT] = { .name = "float", .size = float_size },
   [DL_T_VECTOR] = { .name = "vector", .size = vector_size,
-                    .trace = vector_trace },
+                    .trace = vector_trace, .layout = &vector_layout },
   [DL_T_HASH] = { .name = "hash-table", .size = hash_size, .trace = hash_trace,
                   .fixup = hash_fixup },
   [DL_T_CLOSURE] = { .name = "closure", .size = closure_size,
-                     .trace = closure_trace },
+                     .trace = closure_trace, .layout = &closure_layout },
   [DL_T_MACRO] = { .name = "macro", .size = macro_size,
-                   .trace = macro_trace },
+                   .trace = macro_trace, .layout = &macro_layout },
   [DL_T_HASH_INDEX] = { .name = "hash-index", .size = hash_index_size },
   [DL_T_BUILTIN] = { .name = "builtin", .size = builtin_size },
 };

@@ -19,7 +19,7 @@ CHECK_PROGRAMS += tests/pdump/test_check tests/pdump/test_hash
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
   tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh tests/pdump/cold.sh \
   tests/pdump/compress.sh tests/pdump/mixmodes.sh tests/pdump/mutkill.sh
-CHECK_SCRIPTS += tests/pdump/mutkill-verify.sh
+CHECK_SCRIPTS += tests/pdump/mutkill-verify.sh tests/pdump/layout-verify.sh
 
 tests/pdump/toyhost.o tests/pdump/test_check.o tests/pdump/test_hash.o: config.h $(GENERATED_HEADERS)
 tests/pdump/test_check.o tests/pdump/test_hash.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
@@ -72,7 +72,7 @@ tests/pdump/sizedhost: tests/pdump/sizedhost.o libdumper.a $(FINGERPRINT)
 	$(FINGERPRINT) -q $@
 tests/pdump/sizedhost-declared.o: tests/pdump/sizedhost.c config.h $(GENERATED_HEADERS)
 	@$(MKDIR_P) $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DSIZED_DECLARE_SLOTS -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DSIZED_DECLARE_SLOTS -MMD -MP -c -o $@ $<
 tests/pdump/sizedhost-declared: tests/pdump/sizedhost-declared.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/sizedhost-declared.o libdumper.a $(LIB_DEPLIBS)
 	$(FINGERPRINT) -q $@

@@ -507,6 +507,152 @@ check_unreported (struct verifier *v)
 /* ------------------------------------------------------------------ */
 /* Pass 2: sizes and fields, object by object.  */
 
+/* Objects of a type with a layout (heap.h, struct dumper_layout) are
+   checked from it, without calling the host's size and trace functions:
+   the same checks, in the same order, as for any other object (the
+   size, then every field as on_word checks a tagged word), but a loop
+   over the layout's words instead of a call per object and a callback
+   per field.  The pre-dump check proved, for every object the dump
+   saved, that the layout says what size and trace say (bridge/
+   refcheck.c); heap.h makes the host promise it for malformed objects
+   too.  */
+
+/* The fields of object NUMBER of TYPE, SIZE bytes at file offset START,
+   are checked from now on: messages name it, and the first bad field
+   ends the walk (fail_at).  */
+static inline void
+begin_fields (struct verifier *v, uint64_t number, unsigned type,
+              uint64_t size, uint64_t start)
+{
+  v->cur_index = number;
+  v->cur_offset = start;
+  v->cur_size = size;
+  v->cur_type = type;
+  v->tracing = true;
+}
+
+/* The unsigned BYTES-byte field at P (native byte order).  */
+static inline __attribute__ ((always_inline)) uint64_t
+layout_field (const unsigned char *p, unsigned bytes)
+{
+  switch (bytes)
+    {
+    case 1:
+      return *p;
+    case 2:
+      {
+        uint16_t x;
+        memcpy (&x, p, sizeof x);
+        return x;
+      }
+    case 4:
+      {
+        uint32_t x;
+        memcpy (&x, p, sizeof x);
+        return x;
+      }
+    default:
+      {
+        uint64_t x;
+        memcpy (&x, p, sizeof x);
+        return x;
+      }
+    }
+}
+
+/* The size L gives the object whose first bytes are MEASURED (at least
+   SIZE_READ_LIMIT readable), or 0 when L finds it malformed, with
+   *WHY saying how.  */
+static inline __attribute__ ((always_inline)) uint64_t
+layout_size (const struct dumper_layout *l, const unsigned char *measured,
+             const char **why)
+{
+  if (l->header_bytes != 0
+      && layout_field (measured + l->header_at, l->header_bytes)
+         != l->header_value)
+    {
+      *why = "its header is not its type's";
+      return 0;
+    }
+  if (l->count_bytes == 0)
+    return l->fixed;
+  uint64_t count = layout_field (measured + l->count_at, l->count_bytes);
+  if (l->element != 0 && count > (SIZE_MAX - l->fixed) / l->element)
+    {
+      *why = "its count's size would wrap";
+      return 0;
+    }
+  return l->fixed + count * l->element;
+}
+
+/* A tagged word of a layout object, HOT word W at FIELD_OFFSET in it:
+   the common cases (an immediate, not relocated; a pointer relocated to
+   the start of an object of its tag's type) inline, everything else
+   through the checks on_word makes, which word the failure.  */
+static inline __attribute__ ((always_inline)) void
+layout_word (struct verifier *v, uint64_t w, size_t field_offset)
+{
+  pdump_word value;
+  memcpy (&value, v->bytes + v->hot_offset + w * PDUMP_WORD_SIZE,
+          sizeof value);
+  uint64_t bit = UINT64_C (1) << (w % 64);
+  v->reported[w / 64] |= bit;
+  bool in_image = (v->image_bits[w / 64] & bit) != 0;
+  bool special = ((v->exe_bits[w / 64] | v->code_bits[w / 64]) & bit) != 0;
+  uintptr_t tag = value & v->tag_mask;
+  int type = v->heap->tag_types[tag];
+  prefetch_ahead (v, w);
+  if (!special && v->granule_types != NULL)
+    {
+      if (type == DUMPER_TAG_IMMEDIATE && !in_image)
+        return;
+      uint64_t offset = (uint64_t) (value - tag - v->base) - v->hot_offset;
+      if (type >= 0 && in_image
+          && offset < v->cold_end - v->hot_offset
+          && offset % PDUMP_GRANULE == 0
+          && v->granule_types[offset / PDUMP_GRANULE] == (unsigned) type + 1)
+        return;
+    }
+  if (not_code (v, field_offset, value, w))
+    check_word (v, field_offset, value, in_image,
+                (v->exe_bits[w / 64] & bit) != 0);
+}
+
+/* Object NUMBER of TYPE, SIZE bytes at file offset START, whose type
+   has layout L and whose first bytes are MEASURED.  */
+static bool
+check_layout_object (struct verifier *v, const struct dumper_layout *l,
+                     uint64_t number, unsigned type, uint64_t size,
+                     uint64_t start, const unsigned char *measured)
+{
+  const char *why = "";
+  uint64_t layout = layout_size (l, measured, &why);
+  if (layout != size)
+    {
+      pdump_verify_fail (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
+                         "): the index says %" PRIu64 " bytes, its contents "
+                         "say %" PRIu64 "%s%s%s", number,
+                         v->heap->types[type].name, start, size, layout,
+                         layout == 0 ? " (the type's layout finds it "
+                         "malformed: " : "", layout == 0 ? why : "",
+                         layout == 0 ? ")" : "");
+      return false;
+    }
+  begin_fields (v, number, type, size, start);
+  uint64_t first = (start - v->hot_offset) / PDUMP_WORD_SIZE;
+  for (uint64_t words = l->words; words != 0; words &= words - 1)
+    {
+      unsigned i = (unsigned) __builtin_ctzll (words);
+      layout_word (v, first + i, i * PDUMP_WORD_SIZE);
+    }
+  if (l->element_words)
+    for (uint64_t at = l->fixed; at < size; at += PDUMP_WORD_SIZE)
+      layout_word (v, first + at / PDUMP_WORD_SIZE, (size_t) at);
+  v->tracing = false;
+  return true;
+}
+
+
 /* Object NUMBER of TYPE, SIZE bytes at file offset START: its size as
    the host measures it, then its fields.  False when it is refused
    (the first bad field escapes instead, fail_at).  */
@@ -525,6 +671,9 @@ check_object (struct verifier *v, uint64_t number, unsigned type,
       memcpy (edge, obj, (size_t) (section_end - start));
       measured = edge;
     }
+  if (t->layout != NULL)
+    return check_layout_object (v, t->layout, number, type, size, start,
+                                measured);
   /* An owner-sized block's only length is the index's (its referrers
      are checked against it, on_sized).  */
   uint64_t host_size = t->size ? t->size (measured) : size;
@@ -539,11 +688,7 @@ check_object (struct verifier *v, uint64_t number, unsigned type,
     }
   if (t->size ? t->trace == NULL : t->trace_sized == NULL)
     return true;
-  v->cur_index = number;
-  v->cur_offset = start;
-  v->cur_size = size;
-  v->cur_type = type;
-  v->tracing = true;
+  begin_fields (v, number, type, size, start);
   if (t->size)
     t->trace (obj, &v->tracer);
   else

@@ -43,7 +43,7 @@ tests/unexec/arena-small.o: unexec/arena.c
 	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_MIB=4 $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 tests/unexec/space-small.o: unexec/space.S config.h
 	@$(MKDIR_P) $(@D)
-	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_MIB=4 -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) -DUNEXEC_ARENA_MIB=4 -MMD -MP -c -o $@ $<
 
 tests/unexec/test_arena: tests/unexec/test_arena.o $(ARENA_SMALL_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/unexec/test_arena.o \

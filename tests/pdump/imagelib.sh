@@ -17,3 +17,40 @@ u8 () {
 section_at () {
   u64 "$1" `expr 136 + \( $2 - 1 \) \* 64 + $3`
 }
+
+# The object index: entries of (type, size), each an unsigned LEB128
+# number, the objects laid out one after the other from HOT's start,
+# and again from COLD's, each at the next multiple of 8 bytes.
+# index FILE: one line an entry, "TYPE-OFFSET TYPE SIZE-OFFSET SIZE
+# SIZE-BYTES AT": offsets in OBJECTS, AT the object's in its section.
+index () {
+  od -An -v -t u1 -j `section_at "$1" 8 8` -N `section_at "$1" 8 16` "$1" |
+    tr -s ' ' '\n' | grep . | awk -v hot=`section_at "$1" 8 24` '
+  { b[n++] = $1 }
+  END {
+    i = 0; at = 0
+    while (i < n) {
+      if (e++ == hot) at = 0
+      to = i; t = 0; m = 1
+      do { t += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
+      so = i; s = 0; m = 1
+      do { s += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
+      at = int((at + 7) / 8) * 8
+      print to, t, so, s, i - so, at
+      at += s
+    } }'
+}
+
+# judge_refusal STATUS OUTPUT WORDS: the test passes when the loader
+# exited with 86 (corrupt) and OUTPUT matches WORDS, a shell pattern
+# (`*' for any text, as addresses); else it fails saying which.
+judge_refusal () {
+  if [ "$1" -ne 86 ]; then
+    fail "status $1, want 86: $2"
+    return
+  fi
+  case $2 in
+    *$3*) pass ;;
+    *) fail "message lacks '$3': $2" ;;
+  esac
+}

@@ -57,40 +57,9 @@ refused () {
     *) set -- --bad "$_bad" ;;
   esac
   _out=`DUMPER_PDUMP_VERIFY=structure "$TOY" "$@" --dump-file="$T/m.pdmp" 2>&1`
-  _st=$?
-  if [ "$_st" -ne 86 ]; then
-    fail "status $_st, want 86: $_out"
-    return
-  fi
-  case $_out in
-    *$_words*) pass ;;
-    *) fail "message lacks '$_words': $_out" ;;
-  esac
+  judge_refusal $? "$_out" "$_words"
 }
 
-# ------------------------------------------------------------------
-# The object index: entries of (type, size), each an unsigned LEB128
-# number, the objects laid out one after the other from HOT's start,
-# and again from COLD's, each at the next multiple of 8 bytes.
-# index FILE: one line an entry, "TYPE-OFFSET TYPE SIZE-OFFSET SIZE
-# SIZE-BYTES AT": offsets in OBJECTS, AT the object's in its section.
-index () {
-  od -An -v -t u1 -j `section_at "$1" 8 8` -N `section_at "$1" 8 16` "$1" |
-    tr -s ' ' '\n' | grep . | awk -v hot=`section_at "$1" 8 24` '
-  { b[n++] = $1 }
-  END {
-    i = 0; at = 0
-    while (i < n) {
-      if (e++ == hot) at = 0
-      to = i; t = 0; m = 1
-      do { t += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
-      so = i; s = 0; m = 1
-      do { s += (b[i] % 128) * m; m *= 128 } while (b[i++] >= 128)
-      at = int((at + 7) / 8) * 8
-      print to, t, so, s, i - so, at
-      at += s
-    } }'
-}
 index "$T/plain.pdmp" > "$T/index"
 index_entry () {
   sed -n "`expr $1 + 1`p" "$T/index"

@@ -75,15 +75,7 @@ refused () {
     return
   fi
   _out=`load "$_image" 2>&1`
-  _st=$?
-  if [ "$_st" -ne 86 ]; then
-    fail "status $_st, want 86: $_out"
-    return
-  fi
-  case $_out in
-    *"$_words"*) pass ;;
-    *) fail "message lacks '$_words': $_out" ;;
-  esac
+  judge_refusal $? "$_out" "$_words"
 }
 
 # Section numbers (format.h): 1 HOT, 2 COLD, 3 RELOC_IMAGE.
