@@ -12,6 +12,13 @@
                  dirties), as the issue defines the floor
      read-huge   read HOT into fresh anonymous memory advised for huge
                  pages, the hybrid loader's way of placing HOT
+     scan-hot    (after read-huge, not counted) read every HOT word
+                 once: the floor of a structural pass that looks at every
+                 field of a heap already in memory (issue 33, item 2)
+     read-index  decode every entry of the object index (OBJECTS, two
+                 LEB128 numbers an object) and nothing else: the floor
+                 of the pass's index, which it needs to know where the
+                 objects are
 
    Usage: pdump-floor IMAGE [RUNS]
    Prints one line per method: "method median_ms min_ms max_ms pages".  */
@@ -114,6 +121,66 @@ read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
   return t;
 }
 
+/* Read HOT (as read_huge), then time one read of every word of it; the
+   sum goes to *SINK so that the reads are done.  */
+static double
+scan_hot (int fd, uint64_t hot_offset, uint64_t hot_size, uint64_t *sink)
+{
+  unsigned char *m = malloc (hot_size + 8);
+  if (m == NULL)
+    {
+      perror ("malloc");
+      exit (71);
+    }
+  uint64_t done = 0;
+  while (done < hot_size)
+    {
+      ssize_t n = pread (fd, m + done, hot_size - done, (off_t) (hot_offset + done));
+      if (n <= 0)
+        {
+          perror ("pread");
+          exit (1);
+        }
+      done += (uint64_t) n;
+    }
+  double t0 = common_now ();
+  uint64_t sum = 0;
+  for (uint64_t at = 0; at + 8 <= hot_size; at += 8)
+    {
+      uint64_t w;
+      memcpy (&w, m + at, sizeof w);
+      sum += w;
+    }
+  double t = common_now () - t0;
+  *sink += sum;
+  free (m);
+  return t;
+}
+
+/* Time the decoding of the object index at INDEX (SIZE bytes): every
+   LEB128 number read, the sizes summed into *SINK.  */
+static double
+read_index (const unsigned char *index, uint64_t size, uint64_t *sink)
+{
+  double t0 = common_now ();
+  uint64_t sum = 0, number = 0;
+  unsigned shift = 0, n = 0;
+  for (uint64_t i = 0; i < size; i++)
+    {
+      number |= (uint64_t) (index[i] & 0x7f) << (shift & 63);
+      shift += 7;
+      if (index[i] & 0x80)
+        continue;
+      if (n++ & 1)
+        sum += number;
+      number = 0;
+      shift = 0;
+    }
+  double t = common_now () - t0;
+  *sink += sum;
+  return t;
+}
+
 static void
 report (const char *name, double *t, int runs, size_t pages)
 {
@@ -160,11 +227,16 @@ main (int argc, char **argv)
       return 65;
     }
   const struct pdump_section *hot = &v.sections[PDUMP_SECTION_HOT];
+  const struct pdump_section *index = &v.sections[PDUMP_SECTION_OBJECTS];
+  uint64_t sink = 0;
   uint64_t page_count = (hot->size + 4095) / 4096;
   unsigned char *pages = calloc (page_count + 1, 1);
   double *t_map = calloc ((size_t) runs, sizeof *t_map);
   double *t_read = calloc ((size_t) runs, sizeof *t_read);
-  if (pages == NULL || t_map == NULL || t_read == NULL)
+  double *t_scan = calloc ((size_t) runs, sizeof *t_scan);
+  double *t_index = calloc ((size_t) runs, sizeof *t_index);
+  if (pages == NULL || t_map == NULL || t_read == NULL || t_scan == NULL
+      || t_index == NULL)
     {
       perror ("calloc");
       return 71;
@@ -174,9 +246,17 @@ main (int argc, char **argv)
     {
       t_map[r] = map_touch (fd, (uint64_t) st.st_size, hot->offset, pages, page_count);
       t_read[r] = read_huge (fd, hot->offset, hot->size);
+      t_scan[r] = scan_hot (fd, hot->offset, hot->size, &sink);
+      t_index[r] = read_index (file + index->offset, index->size, &sink);
     }
   report ("map-touch", t_map, runs, touched);
   report ("read-huge", t_read, runs, (size_t) page_count);
+  report ("scan-hot", t_scan, runs, (size_t) page_count);
+  report ("read-index", t_index, runs, (size_t) index->count);
+  if (sink == 42)
+    putchar ('\n');
+  free (t_index);
+  free (t_scan);
   free (t_read);
   free (t_map);
   free (pages);

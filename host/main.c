@@ -398,6 +398,8 @@ print_load_stats (void)
       printf ("pdump-verify-seconds: %.6f\n", ps->verify_seconds);
       printf ("pdump-relocate-seconds: %.6f\n", ps->relocate_seconds);
       printf ("pdump-structure-seconds: %.6f\n", ps->structure_seconds);
+      printf ("pdump-structure-index-seconds: %.6f\n",
+              ps->structure_index_seconds);
       printf ("pdump-restore-seconds: %.6f\n", ps->restore_seconds);
       printf ("pdump-hooks-seconds: %.6f\n", ps->hooks_seconds);
       printf ("pdump-total-seconds: %.6f\n", ps->total_seconds);

@@ -580,6 +580,7 @@ publish_stats (struct load *l)
   stats->verify_seconds = l->vr.sums_seconds;
   stats->relocate_seconds = l->vr.relocate_seconds;
   stats->structure_seconds = l->vr.structure_seconds;
+  stats->structure_index_seconds = l->vr.structure_index_seconds;
   stats->restore_seconds = l->t_restore - l->t_reloc;
   stats->total_seconds = pdump_now () - l->t0;
   stats->minor_faults = minor_faults () - l->faults0;

@@ -202,7 +202,8 @@ cache_structure (struct load *l)
   enum dumper_status status
     = pdump_verify_structure (&l->view, l->place.base, l->tables.code_relocs,
                               &l->exe, req->heap, req->decls, req->decl_count,
-                              req->path, detail, sizeof detail);
+                              req->path, detail, sizeof detail,
+                              &l->vr.structure_index_seconds);
   l->vr.structure_seconds = pdump_now () - t0;
   if (status == DUMPER_OK)
     return;

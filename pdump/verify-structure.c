@@ -849,7 +849,8 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
                         const void *reloc_code, const struct pdump_exe *exe,
                         const struct dumper_heap *heap,
                         const struct dumper_decl *decls, size_t decl_count,
-                        const char *path, char *detail, size_t detail_size)
+                        const char *path, char *detail, size_t detail_size,
+                        double *index_seconds)
 {
   const struct pdump_header *h = &view->header;
   const struct pdump_section *s = view->sections;
@@ -877,9 +878,12 @@ pdump_verify_structure (const struct pdump_view *view, unsigned char *bytes,
   set_listed_bits (v.exe_bits, bytes + s[PDUMP_SECTION_RELOC_EXE].offset,
                    s[PDUMP_SECTION_RELOC_EXE].count);
   set_listed_bits (v.code_bits, reloc_code, s[PDUMP_SECTION_RELOC_CODE].count);
-  if (pdump_verify_map_objects (&v, bytes + s[PDUMP_SECTION_OBJECTS].offset,
-                                s[PDUMP_SECTION_OBJECTS].size) == DUMPER_OK
-      && check_objects (&v) == DUMPER_OK)
+  double t0 = pdump_now ();
+  st = pdump_verify_map_objects (&v, bytes + s[PDUMP_SECTION_OBJECTS].offset,
+                                 s[PDUMP_SECTION_OBJECTS].size);
+  if (index_seconds != NULL)
+    *index_seconds = pdump_now () - t0;
+  if (st == DUMPER_OK && check_objects (&v) == DUMPER_OK)
     check_registry (&v);
   munmap (v.scratch, v.scratch_size ? v.scratch_size : 8);
   return v.status;

@@ -93,7 +93,8 @@ pdump_verify (struct pdump_verify_request *r)
                              "in place against an executable");
   status = pdump_verify_structure (view, r->bytes, code, r->exe, r->heap, r->decls,
                                    r->decl_count, r->path,
-                                   r->detail, r->detail_size);
+                                   r->detail, r->detail_size,
+                                   &r->structure_index_seconds);
   r->structure_seconds = pdump_now () - t2;
   return status;
 }

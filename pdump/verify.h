@@ -70,6 +70,7 @@ struct pdump_verify_request
   double sums_seconds;             /* section checksums */
   double relocate_seconds;         /* relocation and the registry */
   double structure_seconds;        /* the structural pass */
+  double structure_index_seconds;  /* of which the object index */
 };
 
 /* Run the sequence; DUMPER_OK or the first failure's status with the
@@ -105,7 +106,10 @@ enum dumper_status pdump_verify (struct pdump_verify_request *req);
    field and the value.  Host contract (heap.h): size functions read at
    most the first 64 bytes of an object, trace functions read only the
    object they trace, header_type only the first 64 bytes.  DECLS (may
-   be NULL) gives the types of remembered pointers.  */
+   be NULL) gives the types of remembered pointers.  *INDEX_SECONDS
+   (when not NULL) is set to the time the object index took (reading
+   OBJECTS into the pass's tables), the rest being the walk over the
+   objects.  */
 enum dumper_status pdump_verify_structure (const struct pdump_view *view,
                                            unsigned char *bytes,
                                            const void *reloc_code,
@@ -114,6 +118,7 @@ enum dumper_status pdump_verify_structure (const struct pdump_view *view,
                                            const struct dumper_decl *decls,
                                            size_t decl_count,
                                            const char *path, char *detail,
-                                           size_t detail_size);
+                                           size_t detail_size,
+                                           double *index_seconds);
 
 #endif /* DUMPER_PDUMP_VERIFY_H */

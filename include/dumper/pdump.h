@@ -170,6 +170,9 @@ struct pdump_stats
                                    " (records only: base mode M)"), or
                                    "none: " and why (another base mode,
                                    no usable directory) */
+  double structure_index_seconds;  /* of structure_seconds, the object
+                                      index (reading OBJECTS); the rest
+                                      is the walk over the objects */
 };
 
 /* Figures of the last dump written by this process.  */
