@@ -90,6 +90,23 @@ map_touch (int fd, uint64_t size, uint64_t hot_offset, const unsigned char *page
   return t;
 }
 
+/* Read SIZE bytes of FD at OFFSET into BUF, or exit.  */
+static void
+read_all (int fd, unsigned char *buf, uint64_t size, uint64_t offset)
+{
+  uint64_t done = 0;
+  while (done < size)
+    {
+      ssize_t n = pread (fd, buf + done, size - done, (off_t) (offset + done));
+      if (n <= 0)
+        {
+          perror ("pread");
+          exit (1);
+        }
+      done += (uint64_t) n;
+    }
+}
+
 static double
 read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
 {
@@ -105,17 +122,7 @@ read_huge (int fd, uint64_t hot_offset, uint64_t hot_size)
     }
   unsigned char *hot = (unsigned char *) (((uintptr_t) m + huge - 1) & ~(uintptr_t) (huge - 1));
   madvise (hot, hot_size, MADV_HUGEPAGE);
-  uint64_t done = 0;
-  while (done < hot_size)
-    {
-      ssize_t n = pread (fd, hot + done, hot_size - done, (off_t) (hot_offset + done));
-      if (n <= 0)
-        {
-          perror ("pread");
-          exit (1);
-        }
-      done += (uint64_t) n;
-    }
+  read_all (fd, hot, hot_size, hot_offset);
   double t = common_now () - t0;
   munmap (m, region);
   return t;
@@ -132,17 +139,7 @@ scan_hot (int fd, uint64_t hot_offset, uint64_t hot_size, uint64_t *sink)
       perror ("malloc");
       exit (71);
     }
-  uint64_t done = 0;
-  while (done < hot_size)
-    {
-      ssize_t n = pread (fd, m + done, hot_size - done, (off_t) (hot_offset + done));
-      if (n <= 0)
-        {
-          perror ("pread");
-          exit (1);
-        }
-      done += (uint64_t) n;
-    }
+  read_all (fd, m, hot_size, hot_offset);
   double t0 = common_now ();
   uint64_t sum = 0;
   for (uint64_t at = 0; at + 8 <= hot_size; at += 8)
