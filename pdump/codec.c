@@ -30,6 +30,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +84,13 @@ static struct
 
 /* Whether each codec's functions are in place: 0 not tried, 1 loaded,
    -1 failed (then codec_why says why).  A codec is loaded once and
-   never unloaded.  Two threads that load at once both dlopen the same
-   library (the dynamic loader counts the references) and store the
-   same addresses, so no lock.  */
+   never unloaded.  The first load happens under CODEC_LOCK: two
+   threads that loaded at once would both write the function tables
+   and codec_why (the same values, but a data race all the same); once
+   the state is set it is read without the lock.  */
 static int codec_state[PDUMP_CODEC_ZSTD + 1];
 static char codec_why[PDUMP_CODEC_ZSTD + 1][256];
+static pthread_mutex_t codec_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #if defined HAVE_LZ4 || defined HAVE_ZSTD
 /* Load library SONAME and store the addresses of its functions NAMES
@@ -133,6 +136,13 @@ codec_load (unsigned codec)
   int state = __atomic_load_n (&codec_state[codec], __ATOMIC_ACQUIRE);
   if (state != 0)
     return state > 0;
+  pthread_mutex_lock (&codec_lock);
+  state = __atomic_load_n (&codec_state[codec], __ATOMIC_ACQUIRE);
+  if (state != 0)
+    {
+      pthread_mutex_unlock (&codec_lock);
+      return state > 0;
+    }
   bool ok = false;
 #ifdef HAVE_LZ4
   static const char *const lz4_names[] = {
@@ -154,6 +164,7 @@ codec_load (unsigned codec)
                         sizeof zstd_names / sizeof zstd_names[0]);
 #endif
   __atomic_store_n (&codec_state[codec], ok ? 1 : -1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock (&codec_lock);
   return ok;
 }
 
