@@ -43,7 +43,11 @@
    back end (DUMPER_E_HEAP_DESC): a field outside its object, not
    word-aligned, or reported twice; a sized pointer to a type with a
    size function, a typed pointer to an owner-sized one, referrers that
-   disagree on a block's length.
+   disagree on a block's length.  For a type with a layout (heap.h,
+  struct dumper_layout), that the layout says what size and trace say
+  of every object the dump saves: its header value, its size, and
+  exactly its tagged words, each reported with dumper_trace_word
+  (structural verification trusts the layout in place of the two).
 
    Each of these rules, and the ones on code pointers and interior
    pointers above, is checked here and nowhere else, with the message
@@ -125,6 +129,12 @@ struct refcheck
   size_t current_size;
   uint64_t *reported;                 /* a bit per word of current */
   size_t reported_words;
+  /* The current object's type's layout (NULL without one), and how
+     many of its tagged words the trace reported so far: each one is
+     checked to be a layout word and reported once (field_ok), so the
+     count tells whether every layout word was.  */
+  const struct dumper_layout *layout;
+  size_t layout_reported, layout_expected;
   size_t root_index;
   const void *root_addr;
   /* Owner-sized blocks met: address -> the length their first referrer
@@ -382,6 +392,169 @@ target_ok (struct refcheck *c, uintptr_t address, int type,
   return false;
 }
 
+/* Layouts.  Their fields' widths, alignment and place (inside FIXED,
+   which the object is checked to have) were checked by
+   dumper_describe_heap (bridge/heap.c).  */
+
+/* The unsigned BYTES-byte field at byte AT of OBJ, in native order.  */
+static uint64_t
+layout_field (const void *obj, unsigned at, unsigned bytes)
+{
+  const unsigned char *p = (const unsigned char *) obj + at;
+  uint8_t u8;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+  switch (bytes)
+    {
+    case 1: memcpy (&u8, p, 1); return u8;
+    case 2: memcpy (&u16, p, 2); return u16;
+    case 4: memcpy (&u32, p, 4); return u32;
+    default: memcpy (&u64, p, 8); return u64;
+    }
+}
+
+/* Refuse the current object as disagreeing with its layout, about the
+   field at FIELD, or the object as a whole when FIELD is NULL.  */
+static void
+refuse_layout (struct refcheck *c, const void *field, const char *problem)
+{
+  char message[640];
+  snprintf (message, sizeof message, "%s; the type's layout must say what "
+            "its size and trace functions say", problem);
+  if (field)
+    refuse (c, DUMPER_E_HEAP_DESC, field, message);
+  else if (c->status == DUMPER_OK)
+    c->status = bridge_fail (DUMPER_E_HEAP_DESC,
+                             "object of type `%s' at %p: %s",
+                             c->heap->types[c->current->type].name,
+                             c->current->obj, message);
+}
+
+/* Before the current object (of size current_size) is traced: its
+   header holds the layout's value, and its size function agrees with
+   the layout's size.  Sets up the count of its layout words.  False
+   after refusing.  */
+static bool
+layout_before (struct refcheck *c, const struct dumper_layout *l)
+{
+  const void *obj = c->current->obj;
+  char problem[320];
+  if (c->current_size < l->fixed)
+    {
+      /* Checked first: the header and count fields lie inside FIXED,
+         and only then inside the object.  */
+      snprintf (problem, sizeof problem, "its size function gives %zu "
+                "bytes, less than its layout's fixed size (%" PRIu32 ")",
+                c->current_size, l->fixed);
+      refuse_layout (c, NULL, problem);
+      return false;
+    }
+  uint64_t header = l->header_bytes
+                    ? layout_field (obj, l->header_at, l->header_bytes) : 0;
+  if (l->header_bytes && header != l->header_value)
+    {
+      snprintf (problem, sizeof problem, "its %u-byte header field holds "
+                "%" PRIu64 ", its layout's header_value is %" PRIu64,
+                (unsigned) l->header_bytes, header, l->header_value);
+      refuse_layout (c, (const char *) obj + l->header_at, problem);
+      return false;
+    }
+  size_t size = l->fixed, tail_words = 0;
+  uint64_t count = 0;
+  if (l->count_bytes)
+    {
+      count = layout_field (obj, l->count_at, l->count_bytes);
+      /* No wrap: compared before multiplied.  */
+      if (l->element != 0 && count > (SIZE_MAX - l->fixed) / l->element)
+        {
+          snprintf (problem, sizeof problem, "its count field holds %"
+                    PRIu64 ", which with its layout's %" PRIu32 "-byte "
+                    "elements makes a size that wraps; its size function "
+                    "gives %zu bytes", count, l->element, c->current_size);
+          refuse_layout (c, (const char *) obj + l->count_at, problem);
+          return false;
+        }
+      size += (size_t) count * l->element;
+      if (l->element_words)
+        tail_words = (size - l->fixed) / sizeof (uintptr_t);
+    }
+  if (size != c->current_size)
+    {
+      char tail[96] = "";
+      if (l->count_bytes)
+        snprintf (tail, sizeof tail, " + count %" PRIu64 " (the field "
+                  "at +%u) * element %" PRIu32, count,
+                  (unsigned) l->count_at, l->element);
+      snprintf (problem, sizeof problem, "its size function gives %zu "
+                "bytes, its layout %zu (fixed %" PRIu32 "%s)",
+                c->current_size, size, l->fixed, tail);
+      refuse_layout (c, NULL, problem);
+      return false;
+    }
+  c->layout = l;
+  c->layout_reported = 0;
+  /* What the trace must report, once each.  */
+  c->layout_expected = (size_t) __builtin_popcountll (l->words) + tail_words;
+  return true;
+}
+
+/* After the current object's trace: every layout word was reported
+   (a reported word is a layout word, and reported once, so a short
+   count means one was not).  */
+static void
+layout_after (struct refcheck *c)
+{
+  const struct dumper_layout *l = c->layout;
+  c->layout = NULL;
+  if (c->status != DUMPER_OK || c->layout_reported == c->layout_expected)
+    return;
+  size_t word = 0;
+  uint64_t missing = l->words & ~c->reported[0];
+  if (missing)
+    word = (size_t) __builtin_ctzll (missing);
+  else
+    for (word = l->fixed / sizeof (uintptr_t);
+         c->reported[word / 64] & UINT64_C (1) << (word % 64); word++)
+      ;
+  refuse_layout (c, (const uintptr_t *) c->current->obj + word,
+                 "its layout names this tagged word, but its trace "
+                 "did not report it");
+}
+
+/* A tagged word at FIELD, reported once and inside the current object
+   (field_ok): it must be one of the layout's words.  False after
+   refusing.  */
+static bool
+layout_word_ok (struct refcheck *c, const void *field)
+{
+  size_t offset = (uintptr_t) field - (uintptr_t) c->current->obj;
+  size_t word = offset / sizeof (uintptr_t);
+  if (offset < c->layout->fixed
+      ? word < 64 && (c->layout->words >> word & 1)
+      : c->layout->element_words)
+    {
+      c->layout_reported++;
+      return true;
+    }
+  refuse_layout (c, field, "its trace reported this tagged word, but its "
+                 "layout does not name it");
+  return false;
+}
+
+/* A field reported with another callback than dumper_trace_word
+   (HOW names it) in an object whose type has a layout: refused, a
+   layout describes tagged words only.  */
+static void
+layout_refuse_kind (struct refcheck *c, const void *field, const char *how)
+{
+  char problem[200];
+  snprintf (problem, sizeof problem, "its trace reported this field with "
+            "%s, but a type with a layout has only tagged words "
+            "(dumper_trace_word)", how);
+  refuse_layout (c, field, problem);
+}
+
 /* Check that FIELD lies in the current object, word-aligned, and was
    not reported before; false after refusing.  True for registry
    entries (no current object).  */
@@ -473,7 +646,8 @@ static void
 trace_word (struct dumper_tracer *t, const uintptr_t *field)
 {
   struct refcheck *c = (struct refcheck *) t;
-  if (c->status == DUMPER_OK && field_ok (c, field))
+  if (c->status == DUMPER_OK && field_ok (c, field)
+      && (c->layout == NULL || layout_word_ok (c, field)))
     check_word (c, *field, field);
 }
 
@@ -481,6 +655,8 @@ static void
 trace_ptr (struct dumper_tracer *t, void *const *field, int type)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_ptr");
   if (c->status == DUMPER_OK && field_ok (c, field))
     check_ptr (c, (uintptr_t) *field, type, field);
 }
@@ -490,6 +666,8 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
   (void) length;
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_bytes");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   struct target what = { TARGET_BYTES, (uintptr_t) *field, 0 };
@@ -522,6 +700,8 @@ trace_sized (struct dumper_tracer *t, void *const *field, int type,
              size_t nbytes)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_sized");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   char problem[512], what[96];
@@ -591,6 +771,8 @@ static void
 trace_interior (struct dumper_tracer *t, void *const *field)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_interior");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL
       || c->record_extents)
     return;
@@ -614,6 +796,8 @@ static void
 trace_code (struct dumper_tracer *t, const void *field)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_code");
   if (c->status != DUMPER_OK || !field_ok (c, field))
     return;
   void (*fn) (void);
@@ -706,10 +890,18 @@ drain (struct refcheck *c)
         }
       memset (c->reported, 0, words * sizeof *c->reported);
       c->current = &item;
+      /* (Owner-sized types have no layout: dumper_describe_heap.)  */
+      if (t->layout && !layout_before (c, t->layout))
+        {
+          c->current = NULL;
+          break;
+        }
       if (owner_sized)
         t->trace_sized (item.obj, item.nbytes, &c->tracer);
       else
         t->trace (item.obj, &c->tracer);
+      if (c->layout)
+        layout_after (c);
       c->current = NULL;
     }
 }

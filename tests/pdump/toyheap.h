@@ -8,6 +8,7 @@
 #ifndef DUMPER_TOYHEAP_H
 #define DUMPER_TOYHEAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dumper/heap.h>
@@ -159,7 +160,19 @@ enum bad_mode
      past the object's end, reported from its second call on.  The
      pre-dump check's call (the first) sees a good object, so only the
      pdump walk's guard (pdump_walk_unchecked) can refuse it.  */
-  BAD_FIELD_FLAKY
+  BAD_FIELD_FLAKY,
+  /* Layouts (heap.h, struct dumper_layout): `bad' gets one (toyhost.c,
+     bad_layout) and its trace reports a and b, both words.  Not bad:
+     the layout says what size and trace say.  */
+  BAD_LAYOUT_OK,
+  /* The layout disagrees, for the pre-dump check to refuse: its words
+     lack b; name p too; the trace reports b (a raw pointer to a pair)
+     with dumper_trace_ptr; its fixed size is a word short; a word
+     long; its count is read at the wrong offset; its header_value is
+     not T_BAD.  */
+  BAD_LAYOUT_MISSING, BAD_LAYOUT_EXTRA, BAD_LAYOUT_PTR,
+  BAD_LAYOUT_FIXED_SMALL, BAD_LAYOUT_FIXED_BIG, BAD_LAYOUT_COUNT,
+  BAD_LAYOUT_HEADER
 };
 static enum bad_mode bad_mode;
 
@@ -222,6 +235,16 @@ bad_trace (const void *o, struct dumper_tracer *t)
         dumper_trace_word (t, &b->a);
         return;
       }
+    case BAD_LAYOUT_OK: case BAD_LAYOUT_MISSING: case BAD_LAYOUT_EXTRA:
+    case BAD_LAYOUT_FIXED_SMALL: case BAD_LAYOUT_FIXED_BIG:
+    case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->b);
+      return;
+    case BAD_LAYOUT_PTR:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_ptr (t, (void *const *) &b->b, T_PAIR);
+      return;
     case BAD_FIELD_BEFORE:
       dumper_trace_word (t, (const uintptr_t *) o - 1);
       /* FALLTHROUGH */
@@ -246,9 +269,26 @@ bad_trace (const void *o, struct dumper_tracer *t)
     }
 }
 
+/* Layouts (heap.h): a pair is two tagged words; a vec a header whose
+   type field is T_VEC, then LENGTH tagged words.  They say what
+   pair_size/pair_trace and vec_size/vec_trace say (the pre-dump check
+   compares them for every object).  */
+static const struct dumper_layout pair_layout = {
+  .fixed = sizeof (struct pair), .words = 3
+};
+static const struct dumper_layout vec_layout = {
+  .fixed = sizeof (struct vec), .element = sizeof (word),
+  .header_at = offsetof (struct header, type),
+  .header_bytes = sizeof (uint32_t), .header_value = T_VEC,
+  .count_at = offsetof (struct header, length),
+  .count_bytes = sizeof (uint32_t), .element_words = true
+};
+
 static const struct dumper_type types[T_COUNT] = {
-  [T_PAIR] = { .name = "pair", .size = pair_size, .trace = pair_trace },
-  [T_VEC] = { .name = "vec", .size = vec_size, .trace = vec_trace },
+  [T_PAIR] = { .name = "pair", .size = pair_size, .trace = pair_trace,
+               .layout = &pair_layout },
+  [T_VEC] = { .name = "vec", .size = vec_size, .trace = vec_trace,
+              .layout = &vec_layout },
   [T_TABLE] = { .name = "table", .size = table_size, .trace = table_trace,
                 .fixup = table_fixup },
   [T_BOX] = { .name = "box", .size = box_size, .trace = box_trace },
