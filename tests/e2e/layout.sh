@@ -9,9 +9,12 @@
 #   - the pre-dump check (bridge/refcheck.c) refuses a layout that
 #     disagrees with the size or trace function, 91 naming the type, the
 #     object and the word, and no file is left: a traced word the layout
-#     lacks, a layout word not traced, a layout word traced with
-#     dumper_trace_ptr, a fixed size a word short or long, the count
-#     read at the wrong offset, a header value not the type's;
+#     lacks (below its fixed size, or a tail word of a layout without
+#     element_words), a layout word not traced (below the fixed size, or
+#     a tail word), a layout word traced with dumper_trace_ptr, a field
+#     traced with dumper_trace_bytes, _code, _sized or _interior, a
+#     fixed size a word short or long, the count read at the wrong
+#     offset, a count whose size wraps, a header value not the type's;
 #   - a right layout dumps, and a start from the dump has the cold
 #     start's digest (toyhost's own layouts, and bad's).
 # pdumper only: the image is the same bytes with and without layouts
@@ -29,7 +32,8 @@ dump_option "layout tests"
 # length at +4), then words a, b, pointers p and bytes, a uint64_t
 # length and fn; SIZE is sizeof (struct bad), T_BAD is 5.
 W=${WORD_SIZE:-8}
-AT_A=8 AT_B=$((8 + W)) AT_P=$((8 + 2 * W)) AT_FN=$((16 + 4 * W))
+AT_A=8 AT_B=$((8 + W)) AT_P=$((8 + 2 * W)) AT_BYTES=$((8 + 3 * W))
+AT_FN=$((16 + 4 * W)) AT_LENGTH=$((8 + 4 * W))
 SIZE=$((AT_FN + W))
 
 REFUSING=$TOY
@@ -45,6 +49,15 @@ refused layout-extra 91 "type \`bad' at 0x" "field at +$AT_P:" \
 refused layout-ptr 91 "type \`bad' at 0x" "field at +$AT_B:" \
   "reported this field with dumper_trace_ptr" \
   "a type with a layout has only tagged words" "$RULE"
+refused layout-tail-missing 91 "type \`bad' at 0x" "field at +$AT_FN:" \
+  "its layout names this tagged word, but its trace did not report it"
+refused layout-vec-tail 91 "type \`vec' at 0x" "field at +8:" \
+  "its trace reported this tagged word, but its layout does not name it"
+for kind in bytes:$AT_BYTES code:$AT_FN sized:$AT_P interior:$AT_P; do
+  refused layout-${kind%:*} 91 "type \`bad' at 0x" "field at +${kind#*:}:" \
+    "reported this field with dumper_trace_${kind%:*}" \
+    "a type with a layout has only tagged words" "$RULE"
+done
 refused layout-fixed-small 91 "type \`bad' at 0x" \
   "its size function gives $SIZE bytes, its layout $((SIZE - W)) (fixed $((SIZE - W)) + count 0 (the field at +4) * element $W)" \
   "$RULE"
@@ -53,6 +66,9 @@ refused layout-fixed-big 91 "type \`bad' at 0x" \
   "$RULE"
 refused layout-count 91 "type \`bad' at 0x" \
   "its size function gives $SIZE bytes, its layout $((SIZE + 5 * W)) (fixed $SIZE + count 5 (the field at +0) * element $W)" \
+  "$RULE"
+refused layout-wrap 91 "type \`bad' at 0x" "field at +$AT_LENGTH:" \
+  "its count field holds 18446744073709551615, which with its layout's $W-byte elements makes a size that wraps" \
   "$RULE"
 refused layout-header 91 "type \`bad' at 0x" "field at +0:" \
   "its 4-byte header field holds 5, its layout's header_value is 6" "$RULE"

@@ -167,12 +167,19 @@ enum bad_mode
   BAD_LAYOUT_OK,
   /* The layout disagrees, for the pre-dump check to refuse: its words
      lack b; name p too; the trace reports b (a raw pointer to a pair)
-     with dumper_trace_ptr; its fixed size is a word short; a word
-     long; its count is read at the wrong offset; its header_value is
-     not T_BAD.  */
-  BAD_LAYOUT_MISSING, BAD_LAYOUT_EXTRA, BAD_LAYOUT_PTR,
+     with dumper_trace_ptr; the trace also reports bytes, fn, p (NULLs)
+     with dumper_trace_bytes, _code, _sized, _interior; its fixed size
+     is a word short; a word long; its count is read at the wrong
+     offset; its header_value is not T_BAD; its count is bytes_length
+     (2^64-1), whose size wraps; the header's length is 1 and the
+     layout's fixed part a word short, so fn is a tail word the trace
+     does not report; vec's layout lacks element_words, so the tail
+     words vec_trace reports are not layout words.  */
+  BAD_LAYOUT_MISSING, BAD_LAYOUT_EXTRA, BAD_LAYOUT_PTR, BAD_LAYOUT_BYTES,
+  BAD_LAYOUT_CODE, BAD_LAYOUT_SIZED, BAD_LAYOUT_INTERIOR,
   BAD_LAYOUT_FIXED_SMALL, BAD_LAYOUT_FIXED_BIG, BAD_LAYOUT_COUNT,
-  BAD_LAYOUT_HEADER
+  BAD_LAYOUT_HEADER, BAD_LAYOUT_WRAP, BAD_LAYOUT_TAIL_MISSING,
+  BAD_LAYOUT_VEC_TAIL
 };
 static enum bad_mode bad_mode;
 
@@ -235,15 +242,26 @@ bad_trace (const void *o, struct dumper_tracer *t)
         dumper_trace_word (t, &b->a);
         return;
       }
-    case BAD_LAYOUT_OK: case BAD_LAYOUT_MISSING: case BAD_LAYOUT_EXTRA:
-    case BAD_LAYOUT_FIXED_SMALL: case BAD_LAYOUT_FIXED_BIG:
-    case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
-      dumper_trace_word (t, &b->a);
-      dumper_trace_word (t, &b->b);
-      return;
     case BAD_LAYOUT_PTR:
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->b, T_PAIR);
+      return;
+    case BAD_LAYOUT_OK: case BAD_LAYOUT_MISSING: case BAD_LAYOUT_EXTRA:
+    case BAD_LAYOUT_BYTES: case BAD_LAYOUT_CODE: case BAD_LAYOUT_SIZED:
+    case BAD_LAYOUT_INTERIOR: case BAD_LAYOUT_FIXED_SMALL:
+    case BAD_LAYOUT_FIXED_BIG: case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
+    case BAD_LAYOUT_WRAP: case BAD_LAYOUT_TAIL_MISSING:
+    case BAD_LAYOUT_VEC_TAIL:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->b);
+      if (bad_mode == BAD_LAYOUT_BYTES)
+        dumper_trace_bytes (t, (void *const *) &b->bytes, 0);
+      else if (bad_mode == BAD_LAYOUT_CODE)
+        dumper_trace_code (t, &b->fn);
+      else if (bad_mode == BAD_LAYOUT_SIZED)
+        dumper_trace_sized (t, (void *const *) &b->p, T_BOX, 0);
+      else if (bad_mode == BAD_LAYOUT_INTERIOR)
+        dumper_trace_interior (t, (void *const *) &b->p);
       return;
     case BAD_FIELD_BEFORE:
       dumper_trace_word (t, (const uintptr_t *) o - 1);

@@ -64,8 +64,10 @@ static const char *const bad_names[] = {
   "by-header", "by-header-malloc", "fields", "field-before",
   "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table",
   "code-library", "field-flaky", "layout-ok", "layout-missing",
-  "layout-extra", "layout-ptr", "layout-fixed-small", "layout-fixed-big",
-  "layout-count", "layout-header"
+  "layout-extra", "layout-ptr", "layout-bytes", "layout-code",
+  "layout-sized", "layout-interior", "layout-fixed-small",
+  "layout-fixed-big", "layout-count", "layout-header", "layout-wrap",
+  "layout-tail-missing", "layout-vec-tail"
 };
 
 static const struct builtin builtins[] = {
@@ -311,7 +313,7 @@ static struct dumper_layout bad_layout;
 static bool
 bad_layout_mode (void)
 {
-  return bad_mode >= BAD_LAYOUT_OK && bad_mode <= BAD_LAYOUT_HEADER;
+  return bad_mode >= BAD_LAYOUT_OK && bad_mode <= BAD_LAYOUT_VEC_TAIL;
 }
 
 static void
@@ -342,7 +344,17 @@ set_bad_layout (void)
     bad_layout.count_at = offsetof (struct header, type);   /* T_BAD */
   else if (bad_mode == BAD_LAYOUT_HEADER)
     bad_layout.header_value = T_BAD + 1;
+  else if (bad_mode == BAD_LAYOUT_WRAP)
+    {
+      bad_layout.count_at = offsetof (struct bad, bytes_length);
+      bad_layout.count_bytes = sizeof (uint64_t);
+    }
+  else if (bad_mode == BAD_LAYOUT_TAIL_MISSING)
+    bad_layout.fixed -= sizeof (word);   /* with a length of 1 */
 }
+
+/* --bad layout-vec-tail: vec's layout without element_words.  */
+static struct dumper_layout vec_layout_no_tail;
 
 static const struct dumper_heap *
 heap_description (void)
@@ -365,6 +377,12 @@ heap_description (void)
     {
       set_bad_layout ();
       toy_types[T_BAD].layout = &bad_layout;
+    }
+  if (bad_mode == BAD_LAYOUT_VEC_TAIL)
+    {
+      vec_layout_no_tail = vec_layout;
+      vec_layout_no_tail.element_words = false;
+      toy_types[T_VEC].layout = &vec_layout_no_tail;
     }
   toy_heap = heap;
   toy_heap.types = toy_types;
@@ -573,9 +591,16 @@ init_bad (void)
       b->p = (struct box *) &builtins[0];
       break;
     case BAD_LAYOUT_OK: case BAD_LAYOUT_MISSING: case BAD_LAYOUT_EXTRA:
-    case BAD_LAYOUT_FIXED_SMALL: case BAD_LAYOUT_FIXED_BIG:
-    case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
+    case BAD_LAYOUT_BYTES: case BAD_LAYOUT_CODE: case BAD_LAYOUT_SIZED:
+    case BAD_LAYOUT_INTERIOR: case BAD_LAYOUT_FIXED_SMALL:
+    case BAD_LAYOUT_FIXED_BIG: case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
+    case BAD_LAYOUT_WRAP: case BAD_LAYOUT_TAIL_MISSING:
+    case BAD_LAYOUT_VEC_TAIL:
       b->b = cons (make_fix (3), make_fix (4));
+      if (bad_mode == BAD_LAYOUT_WRAP)
+        b->bytes_length = UINT64_MAX;
+      else if (bad_mode == BAD_LAYOUT_TAIL_MISSING)
+        b->h.length = 1;
       break;
     case BAD_LAYOUT_PTR:
       /* A pointer a trace may report with dumper_trace_ptr: only the
