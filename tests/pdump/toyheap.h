@@ -8,6 +8,7 @@
 #ifndef DUMPER_TOYHEAP_H
 #define DUMPER_TOYHEAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -183,6 +184,13 @@ enum bad_mode
 };
 static enum bad_mode bad_mode;
 
+/* Whether `bad' has a layout (the --bad layout-* scenarios).  */
+static bool
+bad_layout_mode (void)
+{
+  return bad_mode >= BAD_LAYOUT_OK && bad_mode <= BAD_LAYOUT_VEC_TAIL;
+}
+
 static void
 bad_trace (const void *o, struct dumper_tracer *t)
 {
@@ -246,12 +254,9 @@ bad_trace (const void *o, struct dumper_tracer *t)
       dumper_trace_word (t, &b->a);
       dumper_trace_ptr (t, (void *const *) &b->b, T_PAIR);
       return;
-    case BAD_LAYOUT_OK: case BAD_LAYOUT_MISSING: case BAD_LAYOUT_EXTRA:
-    case BAD_LAYOUT_BYTES: case BAD_LAYOUT_CODE: case BAD_LAYOUT_SIZED:
-    case BAD_LAYOUT_INTERIOR: case BAD_LAYOUT_FIXED_SMALL:
-    case BAD_LAYOUT_FIXED_BIG: case BAD_LAYOUT_COUNT: case BAD_LAYOUT_HEADER:
-    case BAD_LAYOUT_WRAP: case BAD_LAYOUT_TAIL_MISSING:
-    case BAD_LAYOUT_VEC_TAIL:
+    default:
+      if (!bad_layout_mode ())
+        break;
       dumper_trace_word (t, &b->a);
       dumper_trace_word (t, &b->b);
       if (bad_mode == BAD_LAYOUT_BYTES)
@@ -277,14 +282,12 @@ bad_trace (const void *o, struct dumper_tracer *t)
       dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
       dumper_trace_code (t, &b->fn);
       return;
-    default:
-      /* fn (a code pointer) is never reported: BAD_CODE.  */
-      dumper_trace_word (t, &b->a);
-      dumper_trace_word (t, &b->b);
-      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
-      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
-      return;
     }
+  /* fn (a code pointer) is never reported: BAD_CODE.  */
+  dumper_trace_word (t, &b->a);
+  dumper_trace_word (t, &b->b);
+  dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+  dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
 }
 
 /* Layouts (heap.h): a pair is two tagged words; a vec a header whose
