@@ -240,6 +240,8 @@ test_words_off_fields (void **state)
   accepted (.fixed = 3 * W, .count_at = W, .count_bytes = W, .words = 5);
   refused ("overlaps its count field", .fixed = 3 * W, .count_at = W,
            .count_bytes = W, .words = 2);
+  /* A field of width 0 is none, wherever HEADER_AT says.  */
+  accepted (.fixed = 2 * W, .header_at = 1, .count_at = W + 1, .words = 3);
   /* A one-byte field at the last byte of word 0, the first of word 1.  */
   accepted (.fixed = 3 * W, .header_at = W - 1, .header_bytes = 1,
             .words = 6);
