@@ -191,6 +191,9 @@ test_element_needs_count (void **state)
   refused (rule, .fixed = 8, .count_bytes = 0, .element = W,
            .element_words = true);
   refused (rule, .fixed = 8, .count_bytes = 0, .element = UINT32_MAX);
+  /* element_words alone, without an element size either.  */
+  refused (rule, .fixed = 8, .count_bytes = 0, .element = 0,
+           .element_words = true);
 }
 
 static void
