@@ -129,12 +129,8 @@ struct refcheck
   size_t current_size;
   uint64_t *reported;                 /* a bit per word of current */
   size_t reported_words;
-  /* The current object's type's layout (NULL without one), and how
-     many of its tagged words the trace reported so far: each one is
-     checked to be a layout word and reported once (field_ok), so the
-     count tells whether every layout word was.  */
+  /* The current object's type's layout, NULL without one.  */
   const struct dumper_layout *layout;
-  size_t layout_reported, layout_expected;
   size_t root_index;
   const void *root_addr;
   /* Owner-sized blocks met: address -> the length their first referrer
@@ -433,8 +429,7 @@ refuse_layout (struct refcheck *c, const void *field, const char *problem)
 
 /* Before the current object (of size current_size) is traced: its
    header holds the layout's value, and its size function agrees with
-   the layout's size.  Sets up the count of its layout words.  False
-   after refusing.  */
+   the layout's size.  False after refusing.  */
 static bool
 layout_before (struct refcheck *c, const struct dumper_layout *l)
 {
@@ -460,13 +455,15 @@ layout_before (struct refcheck *c, const struct dumper_layout *l)
       refuse_layout (c, (const char *) obj + l->header_at, problem);
       return false;
     }
-  size_t size = l->fixed, tail_words = 0;
-  uint64_t count = 0;
+  size_t size = l->fixed;
+  uint64_t count = 0, tail = 0;
   if (l->count_bytes)
     {
       count = layout_field (obj, l->count_at, l->count_bytes);
-      /* No wrap: compared before multiplied.  */
-      if (l->element != 0 && count > (SIZE_MAX - l->fixed) / l->element)
+      /* Computed without wrapping: a product or a sum past SIZE_MAX
+         is refused, not compared as the small number it wraps to.  */
+      if (__builtin_mul_overflow (count, (uint64_t) l->element, &tail)
+          || tail > SIZE_MAX - l->fixed)
         {
           snprintf (problem, sizeof problem, "its count field holds %"
                     PRIu64 ", which with its layout's %" PRIu32 "-byte "
@@ -475,71 +472,99 @@ layout_before (struct refcheck *c, const struct dumper_layout *l)
           refuse_layout (c, (const char *) obj + l->count_at, problem);
           return false;
         }
-      size += (size_t) count * l->element;
-      if (l->element_words)
-        tail_words = (size - l->fixed) / sizeof (uintptr_t);
+      size += (size_t) tail;
     }
   if (size != c->current_size)
     {
-      char tail[96] = "";
+      char tail_text[96] = "";
       if (l->count_bytes)
-        snprintf (tail, sizeof tail, " + count %" PRIu64 " (the field "
-                  "at +%u) * element %" PRIu32, count,
+        snprintf (tail_text, sizeof tail_text, " + count %" PRIu64 " (the "
+                  "field at +%u) * element %" PRIu32, count,
                   (unsigned) l->count_at, l->element);
       snprintf (problem, sizeof problem, "its size function gives %zu "
                 "bytes, its layout %zu (fixed %" PRIu32 "%s)",
-                c->current_size, size, l->fixed, tail);
+                c->current_size, size, l->fixed, tail_text);
       refuse_layout (c, NULL, problem);
       return false;
     }
   c->layout = l;
-  c->layout_reported = 0;
-  /* What the trace must report, once each.  */
-  c->layout_expected = (size_t) __builtin_popcountll (l->words) + tail_words;
   return true;
 }
 
-/* After the current object's trace: every layout word was reported
-   (a reported word is a layout word, and reported once, so a short
-   count means one was not).  */
+/* The first of bits FROM to TO (exclusive) of BITS that is not WANT,
+   or TO when there is none.  */
+static size_t
+first_bit_not (const uint64_t *bits, size_t from, size_t to, bool want)
+{
+  for (size_t i = from; i < to;)
+    {
+      size_t span = 64 - i % 64;
+      if (span > to - i)
+        span = to - i;
+      uint64_t chunk = bits[i / 64] >> (i % 64);
+      if (want)
+        chunk = ~chunk;
+      if (span < 64)
+        chunk &= (UINT64_C (1) << span) - 1;
+      if (chunk)
+        return i + (size_t) __builtin_ctzll (chunk);
+      i += span;
+    }
+  return to;
+}
+
+/* After the current object's trace: the words it reported (the bitmap
+   field_ok keeps, each once) are exactly the layout's.  Checked from
+   the bitmap, after the trace, so that tracing a layout type's words
+   costs nothing more per word (the check runs on every dump).  A word
+   the layout lacks is thus checked as any traced word first: when its
+   value is bad, that is what the dump refuses.  */
 static void
 layout_after (struct refcheck *c)
 {
   const struct dumper_layout *l = c->layout;
   c->layout = NULL;
-  if (c->status != DUMPER_OK || c->layout_reported == c->layout_expected)
+  if (c->status != DUMPER_OK)
     return;
-  size_t word = 0;
-  uint64_t missing = l->words & ~c->reported[0];
-  if (missing)
-    word = (size_t) __builtin_ctzll (missing);
+  const size_t fixed_words = l->fixed / sizeof (uintptr_t);
+  /* A reported word lies wholly inside the object (field_ok).  */
+  const size_t object_words = c->current_size / sizeof (uintptr_t);
+  /* The first 64 words (all of a cons, a symbol, a short vector): one
+     word of the bitmap, compared with the one the layout wants.  */
+  const size_t low_words = object_words < 64 ? object_words : 64;
+  uint64_t want = l->words;
+  if (l->element_words && low_words > fixed_words)
+    want |= (low_words < 64 ? (UINT64_C (1) << low_words) - 1 : UINT64_MAX)
+            & ~((UINT64_C (1) << fixed_words) - 1);
+  uint64_t wrong = c->reported[0] ^ want;
+  size_t word;
+  if (wrong)
+    word = (size_t) __builtin_ctzll (wrong);
+  else if (object_words <= 64)
+    return;
   else
-    for (word = l->fixed / sizeof (uintptr_t);
-         c->reported[word / 64] & UINT64_C (1) << (word % 64); word++)
-      ;
-  refuse_layout (c, (const uintptr_t *) c->current->obj + word,
-                 "its layout names this tagged word, but its trace "
-                 "did not report it");
-}
-
-/* A tagged word at FIELD, reported once and inside the current object
-   (field_ok): it must be one of the layout's words.  False after
-   refusing.  */
-static bool
-layout_word_ok (struct refcheck *c, const void *field)
-{
-  size_t offset = (uintptr_t) field - (uintptr_t) c->current->obj;
-  size_t word = offset / sizeof (uintptr_t);
-  if (offset < c->layout->fixed
-      ? word < 64 && (c->layout->words >> word & 1)
-      : c->layout->element_words)
     {
-      c->layout_reported++;
-      return true;
+      /* The rest: words of the fixed part are not tagged words (WORDS
+         names none past word 63), tail words are when element_words
+         says so.  */
+      const size_t tail_from = fixed_words > 64 ? fixed_words : 64;
+      word = first_bit_not (c->reported, 64, tail_from, false);
+      if (word == tail_from)
+        {
+          word = first_bit_not (c->reported, tail_from, object_words,
+                                l->element_words);
+          if (word == object_words)
+            return;
+        }
     }
-  refuse_layout (c, field, "its trace reported this tagged word, but its "
-                 "layout does not name it");
-  return false;
+  if (c->reported[word / 64] >> (word % 64) & 1)
+    refuse_layout (c, (const uintptr_t *) c->current->obj + word,
+                   "its trace reported this tagged word, but its layout "
+                   "does not name it");
+  else
+    refuse_layout (c, (const uintptr_t *) c->current->obj + word,
+                   "its layout names this tagged word, but its trace did "
+                   "not report it");
 }
 
 /* A field reported with another callback than dumper_trace_word
@@ -646,8 +671,7 @@ static void
 trace_word (struct dumper_tracer *t, const uintptr_t *field)
 {
   struct refcheck *c = (struct refcheck *) t;
-  if (c->status == DUMPER_OK && field_ok (c, field)
-      && (c->layout == NULL || layout_word_ok (c, field)))
+  if (c->status == DUMPER_OK && field_ok (c, field))
     check_word (c, *field, field);
 }
 

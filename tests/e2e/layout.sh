@@ -16,7 +16,8 @@
 #     fixed size a word short or long, the count read at the wrong
 #     offset, a count whose size wraps, a header value not the type's;
 #   - a right layout dumps, and a start from the dump has the cold
-#     start's digest (toyhost's own layouts, and bad's).
+#     start's digest (toyhost's own layouts, bad's, a vec of 100 words);
+#   - a word missing from the trace past the first 64 of an object.
 # pdumper only: the image is the same bytes with and without layouts
 # (--no-layouts), and a start from it has the cold digest with
 # verify=none and verify=structure.  (An unexec image holds toyhost's
@@ -50,6 +51,9 @@ refused layout-ptr 91 "type \`bad' at 0x" "field at +$AT_B:" \
   "reported this field with dumper_trace_ptr" \
   "a type with a layout has only tagged words" "$RULE"
 refused layout-tail-missing 91 "type \`bad' at 0x" "field at +$AT_FN:" \
+  "its layout names this tagged word, but its trace did not report it"
+# Item 90 of a 100-word vec: past the first 64 words of the object.
+refused layout-big-missing 91 "type \`vec' at 0x" "field at +$((8 + 90 * W)):" \
   "its layout names this tagged word, but its trace did not report it"
 refused layout-vec-tail 91 "type \`vec' at 0x" "field at +8:" \
   "its trace reported this tagged word, but its layout does not name it"
@@ -109,10 +113,11 @@ dumps_and_starts () {
 
 dumps_and_starts "toyhost's layouts (pair, vec)"
 dumps_and_starts "a right layout for bad" --bad layout-ok
+dumps_and_starts "a vec of 100 words" --bad layout-big
 dumps_and_starts "toyhost at scale 4" --scale 4
 
 if [ $BACKEND = pdumper ]; then
-  for args in "" "--scale 4" "--bad layout-ok"; do
+  for args in "" "--scale 4" "--bad layout-ok" "--bad layout-big"; do
     begin "the image is the same bytes without layouts ($args)"
     rm -f "$T/with" "$T/without"
     if "$TOY" $args $DUMP --output "$T/with" > "$T/dump.out" 2>&1 \

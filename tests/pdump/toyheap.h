@@ -66,59 +66,6 @@ struct builtin { _Alignas (16) const char *name; int arity; };
 /* ------------------------------------------------------------------ */
 /* The heap description.  */
 
-static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair); }
-static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
-static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
-static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
-static size_t bad_size (const void *o) { (void) o; return sizeof (struct bad); }
-static size_t
-vec_size (const void *o)
-{
-  return sizeof (struct vec) + ((const struct vec *) o)->h.length * sizeof (word);
-}
-
-static void
-pair_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct pair *p = o;
-  dumper_trace_word (t, &p->car);
-  dumper_trace_word (t, &p->cdr);
-}
-
-static void
-vec_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct vec *v = o;
-  for (uint32_t i = 0; i < v->h.length; i++)
-    dumper_trace_word (t, &v->items[i]);
-}
-
-static void
-table_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct table *tb = o;
-  dumper_trace_word (t, &tb->keys);
-  dumper_trace_word (t, &tb->values);
-}
-
-static void
-table_fixup (const void *o, void *copy)
-{
-  (void) o;
-  struct table *c = copy;
-  c->index = NULL;
-  c->index_size = 0;
-}
-
-static void
-box_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct box *b = o;
-  dumper_trace_ptr (t, (void *const *) &b->next, T_BOX);
-  dumper_trace_bytes (t, (void *const *) &b->name, b->name_length);
-  dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
-}
-
 /* The --bad scenarios (see init_bad).  */
 enum bad_mode
 {
@@ -175,12 +122,15 @@ enum bad_mode
      (2^64-1), whose size wraps; the header's length is 1 and the
      layout's fixed part a word short, so fn is a tail word the trace
      does not report; vec's layout lacks element_words, so the tail
-     words vec_trace reports are not layout words.  */
+     words vec_trace reports are not layout words.  BAD_LAYOUT_BIG: b
+     is a vec of 100 words (its bitmap is more than one word of the
+     pre-dump check's), not bad; BAD_LAYOUT_BIG_MISSING: vec_trace
+     leaves out item 90 of such a vec.  */
   BAD_LAYOUT_MISSING, BAD_LAYOUT_EXTRA, BAD_LAYOUT_PTR, BAD_LAYOUT_BYTES,
   BAD_LAYOUT_CODE, BAD_LAYOUT_SIZED, BAD_LAYOUT_INTERIOR,
   BAD_LAYOUT_FIXED_SMALL, BAD_LAYOUT_FIXED_BIG, BAD_LAYOUT_COUNT,
   BAD_LAYOUT_HEADER, BAD_LAYOUT_WRAP, BAD_LAYOUT_TAIL_MISSING,
-  BAD_LAYOUT_VEC_TAIL
+  BAD_LAYOUT_BIG, BAD_LAYOUT_BIG_MISSING, BAD_LAYOUT_VEC_TAIL
 };
 static enum bad_mode bad_mode;
 
@@ -189,6 +139,61 @@ static bool
 bad_layout_mode (void)
 {
   return bad_mode >= BAD_LAYOUT_OK && bad_mode <= BAD_LAYOUT_VEC_TAIL;
+}
+
+
+static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair); }
+static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
+static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
+static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
+static size_t bad_size (const void *o) { (void) o; return sizeof (struct bad); }
+static size_t
+vec_size (const void *o)
+{
+  return sizeof (struct vec) + ((const struct vec *) o)->h.length * sizeof (word);
+}
+
+static void
+pair_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct pair *p = o;
+  dumper_trace_word (t, &p->car);
+  dumper_trace_word (t, &p->cdr);
+}
+
+static void
+vec_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct vec *v = o;
+  for (uint32_t i = 0; i < v->h.length; i++)
+    if (!(i == 90 && bad_mode == BAD_LAYOUT_BIG_MISSING))
+      dumper_trace_word (t, &v->items[i]);
+}
+
+static void
+table_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct table *tb = o;
+  dumper_trace_word (t, &tb->keys);
+  dumper_trace_word (t, &tb->values);
+}
+
+static void
+table_fixup (const void *o, void *copy)
+{
+  (void) o;
+  struct table *c = copy;
+  c->index = NULL;
+  c->index_size = 0;
+}
+
+static void
+box_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct box *b = o;
+  dumper_trace_ptr (t, (void *const *) &b->next, T_BOX);
+  dumper_trace_bytes (t, (void *const *) &b->name, b->name_length);
+  dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
 }
 
 static void

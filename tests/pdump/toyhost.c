@@ -67,7 +67,8 @@ static const char *const bad_names[] = {
   "layout-extra", "layout-ptr", "layout-bytes", "layout-code",
   "layout-sized", "layout-interior", "layout-fixed-small",
   "layout-fixed-big", "layout-count", "layout-header", "layout-wrap",
-  "layout-tail-missing", "layout-vec-tail"
+  "layout-tail-missing", "layout-big", "layout-big-missing",
+  "layout-vec-tail"
 };
 
 static const struct builtin builtins[] = {
@@ -595,6 +596,13 @@ init_bad (void)
         b->bytes_length = UINT64_MAX;
       else if (bad_mode == BAD_LAYOUT_TAIL_MISSING)
         b->h.length = 1;
+      else if (bad_mode == BAD_LAYOUT_BIG
+               || bad_mode == BAD_LAYOUT_BIG_MISSING)
+        {
+          b->b = make_vec (100);
+          for (uint32_t i = 0; i < 100; i++)
+            vec_of (b->b)->items[i] = make_fix (i);
+        }
       break;
     case BAD_BY_HEADER_MALLOC:
       vec_of (vec)->items[1] = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
