@@ -44,10 +44,10 @@
    word-aligned, or reported twice; a sized pointer to a type with a
    size function, a typed pointer to an owner-sized one, referrers that
    disagree on a block's length.  For a type with a layout (heap.h,
-  struct dumper_layout), that the layout says what size and trace say
-  of every object the dump saves: its header value, its size, and
-  exactly its tagged words, each reported with dumper_trace_word
-  (structural verification trusts the layout in place of the two).
+   struct dumper_layout), that the layout says what size and trace say
+   of every object the dump saves: its header value, its size, and
+   exactly its tagged words, each reported with dumper_trace_word
+   (structural verification trusts the layout in place of the two).
 
    Each of these rules, and the ones on code pointers and interior
    pointers above, is checked here and nowhere else, with the message
