@@ -43,7 +43,11 @@
    back end (DUMPER_E_HEAP_DESC): a field outside its object, not
    word-aligned, or reported twice; a sized pointer to a type with a
    size function, a typed pointer to an owner-sized one, referrers that
-   disagree on a block's length.
+   disagree on a block's length.  For a type with a layout (heap.h,
+   struct dumper_layout), that the layout says what size and trace say
+   of every object the dump saves: its header value, its size, and
+   exactly its tagged words, each reported with dumper_trace_word
+   (structural verification trusts the layout in place of the two).
 
    Each of these rules, and the ones on code pointers and interior
    pointers above, is checked here and nowhere else, with the message
@@ -125,6 +129,8 @@ struct refcheck
   size_t current_size;
   uint64_t *reported;                 /* a bit per word of current */
   size_t reported_words;
+  /* The current object's type's layout, NULL without one.  */
+  const struct dumper_layout *layout;
   size_t root_index;
   const void *root_addr;
   /* Owner-sized blocks met: address -> the length their first referrer
@@ -382,6 +388,198 @@ target_ok (struct refcheck *c, uintptr_t address, int type,
   return false;
 }
 
+/* Layouts.  Their fields' widths, alignment and place (inside FIXED,
+   which the object is checked to have) were checked by
+   dumper_describe_heap (bridge/heap.c).  */
+
+/* The unsigned BYTES-byte field at byte AT of OBJ, in native order.  */
+static uint64_t
+layout_field (const void *obj, unsigned at, unsigned bytes)
+{
+  const unsigned char *p = (const unsigned char *) obj + at;
+  uint8_t u8;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+  switch (bytes)
+    {
+    case 1: memcpy (&u8, p, 1); return u8;
+    case 2: memcpy (&u16, p, 2); return u16;
+    case 4: memcpy (&u32, p, 4); return u32;
+    default: memcpy (&u64, p, 8); return u64;
+    }
+}
+
+/* Refuse the current object as disagreeing with its layout, about the
+   field at FIELD, or the object as a whole when FIELD is NULL.  */
+static void
+refuse_layout (struct refcheck *c, const void *field, const char *problem)
+{
+  char message[640];
+  snprintf (message, sizeof message, "%s; the type's layout must say what "
+            "its size and trace functions say", problem);
+  if (field)
+    refuse (c, DUMPER_E_HEAP_DESC, field, message);
+  else if (c->status == DUMPER_OK)
+    c->status = bridge_fail (DUMPER_E_HEAP_DESC,
+                             "object of type `%s' at %p: %s",
+                             c->heap->types[c->current->type].name,
+                             c->current->obj, message);
+}
+
+/* Before the current object (of size current_size) is traced: its
+   header holds the layout's value, and its size function agrees with
+   the layout's size.  False after refusing.  */
+static bool
+layout_before (struct refcheck *c, const struct dumper_layout *l)
+{
+  const void *obj = c->current->obj;
+  char problem[320];
+  if (c->current_size < l->fixed)
+    {
+      /* Checked first: the header and count fields lie inside FIXED,
+         and only then inside the object.  */
+      snprintf (problem, sizeof problem, "its size function gives %zu "
+                "bytes, less than its layout's fixed size (%" PRIu32 ")",
+                c->current_size, l->fixed);
+      refuse_layout (c, NULL, problem);
+      return false;
+    }
+  uint64_t header = l->header_bytes
+                    ? layout_field (obj, l->header_at, l->header_bytes) : 0;
+  if (l->header_bytes && header != l->header_value)
+    {
+      snprintf (problem, sizeof problem, "its %u-byte header field holds "
+                "%" PRIu64 ", its layout's header_value is %" PRIu64,
+                (unsigned) l->header_bytes, header, l->header_value);
+      refuse_layout (c, (const char *) obj + l->header_at, problem);
+      return false;
+    }
+  size_t size = l->fixed;
+  uint64_t count = 0, tail = 0;
+  if (l->count_bytes)
+    {
+      count = layout_field (obj, l->count_at, l->count_bytes);
+      /* Computed without wrapping: a product or a sum past SIZE_MAX
+         is refused, not compared as the small number it wraps to.  */
+      if (__builtin_mul_overflow (count, (uint64_t) l->element, &tail)
+          || tail > SIZE_MAX - l->fixed)
+        {
+          snprintf (problem, sizeof problem, "its count field holds %"
+                    PRIu64 ", which with its layout's %" PRIu32 "-byte "
+                    "elements makes a size that wraps; its size function "
+                    "gives %zu bytes", count, l->element, c->current_size);
+          refuse_layout (c, (const char *) obj + l->count_at, problem);
+          return false;
+        }
+      size += (size_t) tail;
+    }
+  if (size != c->current_size)
+    {
+      char tail_text[96] = "";
+      if (l->count_bytes)
+        snprintf (tail_text, sizeof tail_text, " + count %" PRIu64 " (the "
+                  "field at +%u) * element %" PRIu32, count,
+                  (unsigned) l->count_at, l->element);
+      snprintf (problem, sizeof problem, "its size function gives %zu "
+                "bytes, its layout %zu (fixed %" PRIu32 "%s)",
+                c->current_size, size, l->fixed, tail_text);
+      refuse_layout (c, NULL, problem);
+      return false;
+    }
+  c->layout = l;
+  return true;
+}
+
+/* The first of bits FROM to TO (exclusive) of BITS that is not WANT,
+   or TO when there is none.  */
+static size_t
+first_bit_not (const uint64_t *bits, size_t from, size_t to, bool want)
+{
+  for (size_t i = from; i < to;)
+    {
+      size_t span = 64 - i % 64;
+      if (span > to - i)
+        span = to - i;
+      uint64_t chunk = bits[i / 64] >> (i % 64);
+      if (want)
+        chunk = ~chunk;
+      if (span < 64)
+        chunk &= (UINT64_C (1) << span) - 1;
+      if (chunk)
+        return i + (size_t) __builtin_ctzll (chunk);
+      i += span;
+    }
+  return to;
+}
+
+/* After the current object's trace: the words it reported (the bitmap
+   field_ok keeps, each once) are exactly the layout's.  Checked from
+   the bitmap, after the trace, so that tracing a layout type's words
+   costs nothing more per word (the check runs on every dump).  A word
+   the layout lacks is thus checked as any traced word first: when its
+   value is bad, that is what the dump refuses.  */
+static void
+layout_after (struct refcheck *c)
+{
+  const struct dumper_layout *l = c->layout;
+  c->layout = NULL;
+  if (c->status != DUMPER_OK)
+    return;
+  const size_t fixed_words = l->fixed / sizeof (uintptr_t);
+  /* A reported word lies wholly inside the object (field_ok).  */
+  const size_t object_words = c->current_size / sizeof (uintptr_t);
+  /* The first 64 words (all of a cons, a symbol, a short vector): one
+     word of the bitmap, compared with the one the layout wants.  */
+  const size_t low_words = object_words < 64 ? object_words : 64;
+  uint64_t want = l->words;
+  if (l->element_words && low_words > fixed_words)
+    want |= (low_words < 64 ? (UINT64_C (1) << low_words) - 1 : UINT64_MAX)
+            & ~((UINT64_C (1) << fixed_words) - 1);
+  uint64_t wrong = c->reported[0] ^ want;
+  size_t word;
+  if (wrong)
+    word = (size_t) __builtin_ctzll (wrong);
+  else if (object_words <= 64)
+    return;
+  else
+    {
+      /* The rest: words of the fixed part are not tagged words (WORDS
+         names none past word 63), tail words are when element_words
+         says so.  */
+      const size_t tail_from = fixed_words > 64 ? fixed_words : 64;
+      word = first_bit_not (c->reported, 64, tail_from, false);
+      if (word == tail_from)
+        {
+          word = first_bit_not (c->reported, tail_from, object_words,
+                                l->element_words);
+          if (word == object_words)
+            return;
+        }
+    }
+  if (c->reported[word / 64] >> (word % 64) & 1)
+    refuse_layout (c, (const uintptr_t *) c->current->obj + word,
+                   "its trace reported this tagged word, but its layout "
+                   "does not name it");
+  else
+    refuse_layout (c, (const uintptr_t *) c->current->obj + word,
+                   "its layout names this tagged word, but its trace did "
+                   "not report it");
+}
+
+/* A field reported with another callback than dumper_trace_word
+   (HOW names it) in an object whose type has a layout: refused, a
+   layout describes tagged words only.  */
+static void
+layout_refuse_kind (struct refcheck *c, const void *field, const char *how)
+{
+  char problem[200];
+  snprintf (problem, sizeof problem, "its trace reported this field with "
+            "%s, but a type with a layout has only tagged words "
+            "(dumper_trace_word)", how);
+  refuse_layout (c, field, problem);
+}
+
 /* Check that FIELD lies in the current object, word-aligned, and was
    not reported before; false after refusing.  True for registry
    entries (no current object).  */
@@ -481,6 +679,8 @@ static void
 trace_ptr (struct dumper_tracer *t, void *const *field, int type)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_ptr");
   if (c->status == DUMPER_OK && field_ok (c, field))
     check_ptr (c, (uintptr_t) *field, type, field);
 }
@@ -490,6 +690,8 @@ trace_bytes (struct dumper_tracer *t, void *const *field, size_t length)
 {
   (void) length;
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_bytes");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   struct target what = { TARGET_BYTES, (uintptr_t) *field, 0 };
@@ -522,6 +724,8 @@ trace_sized (struct dumper_tracer *t, void *const *field, int type,
              size_t nbytes)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_sized");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL)
     return;
   char problem[512], what[96];
@@ -591,6 +795,8 @@ static void
 trace_interior (struct dumper_tracer *t, void *const *field)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_interior");
   if (c->status != DUMPER_OK || !field_ok (c, field) || *field == NULL
       || c->record_extents)
     return;
@@ -614,6 +820,8 @@ static void
 trace_code (struct dumper_tracer *t, const void *field)
 {
   struct refcheck *c = (struct refcheck *) t;
+  if (c->layout)
+    layout_refuse_kind (c, field, "dumper_trace_code");
   if (c->status != DUMPER_OK || !field_ok (c, field))
     return;
   void (*fn) (void);
@@ -706,10 +914,18 @@ drain (struct refcheck *c)
         }
       memset (c->reported, 0, words * sizeof *c->reported);
       c->current = &item;
+      /* (Owner-sized types have no layout: dumper_describe_heap.)  */
+      if (t->layout && !layout_before (c, t->layout))
+        {
+          c->current = NULL;
+          break;
+        }
       if (owner_sized)
         t->trace_sized (item.obj, item.nbytes, &c->tracer);
       else
         t->trace (item.obj, &c->tracer);
+      if (c->layout)
+        layout_after (c);
       c->current = NULL;
     }
 }

@@ -5,12 +5,13 @@
 
 BRIDGE_TESTS = tests/unit/test_args tests/unit/test_startup \
 	tests/unit/test_registry tests/unit/test_addrmap tests/unit/test_blockset \
-	tests/unit/test_zmem tests/unit/test_bounds tests/unit/test_os
+	tests/unit/test_zmem tests/unit/test_bounds tests/unit/test_os \
+	tests/unit/test_layout
 CHECK_PROGRAMS += $(BRIDGE_TESTS)
 NOINST_PROGRAMS += tests/unit/flagprobe
 CHECK_SCRIPTS += tests/e2e/fingerprint.sh tests/e2e/build.sh tests/e2e/exports.sh \
 	tests/e2e/refuse.sh tests/e2e/by-header.sh tests/e2e/codetable.sh \
-	tests/e2e/sized.sh
+	tests/e2e/sized.sh tests/e2e/layout.sh
 
 TEST_CFLAGS = $(CMOCKA_CFLAGS)
 TEST_LIBS = libdumper.a $(CMOCKA_LIBS) $(LIB_DEPLIBS)

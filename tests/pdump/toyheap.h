@@ -8,6 +8,8 @@
 #ifndef DUMPER_TOYHEAP_H
 #define DUMPER_TOYHEAP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dumper/heap.h>
@@ -64,59 +66,6 @@ struct builtin { _Alignas (16) const char *name; int arity; };
 /* ------------------------------------------------------------------ */
 /* The heap description.  */
 
-static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair); }
-static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
-static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
-static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
-static size_t bad_size (const void *o) { (void) o; return sizeof (struct bad); }
-static size_t
-vec_size (const void *o)
-{
-  return sizeof (struct vec) + ((const struct vec *) o)->h.length * sizeof (word);
-}
-
-static void
-pair_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct pair *p = o;
-  dumper_trace_word (t, &p->car);
-  dumper_trace_word (t, &p->cdr);
-}
-
-static void
-vec_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct vec *v = o;
-  for (uint32_t i = 0; i < v->h.length; i++)
-    dumper_trace_word (t, &v->items[i]);
-}
-
-static void
-table_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct table *tb = o;
-  dumper_trace_word (t, &tb->keys);
-  dumper_trace_word (t, &tb->values);
-}
-
-static void
-table_fixup (const void *o, void *copy)
-{
-  (void) o;
-  struct table *c = copy;
-  c->index = NULL;
-  c->index_size = 0;
-}
-
-static void
-box_trace (const void *o, struct dumper_tracer *t)
-{
-  const struct box *b = o;
-  dumper_trace_ptr (t, (void *const *) &b->next, T_BOX);
-  dumper_trace_bytes (t, (void *const *) &b->name, b->name_length);
-  dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
-}
-
 /* The --bad scenarios (see init_bad).  */
 enum bad_mode
 {
@@ -159,9 +108,93 @@ enum bad_mode
      past the object's end, reported from its second call on.  The
      pre-dump check's call (the first) sees a good object, so only the
      pdump walk's guard (pdump_walk_unchecked) can refuse it.  */
-  BAD_FIELD_FLAKY
+  BAD_FIELD_FLAKY,
+  /* Layouts (heap.h, struct dumper_layout): `bad' gets one (toyhost.c,
+     bad_layout) and its trace reports a and b, both words.  Not bad:
+     the layout says what size and trace say.  */
+  BAD_LAYOUT_OK,
+  /* The layout disagrees, for the pre-dump check to refuse: its words
+     lack b; name p too; the trace reports b (a raw pointer to a pair)
+     with dumper_trace_ptr; the trace also reports bytes, fn, p (NULLs)
+     with dumper_trace_bytes, _code, _sized, _interior; its fixed size
+     is a word short; a word long; its count is read at the wrong
+     offset; its header_value is not T_BAD; its count is bytes_length
+     (2^64-1), whose size wraps; the header's length is 1 and the
+     layout's fixed part a word short, so fn is a tail word the trace
+     does not report; vec's layout lacks element_words, so the tail
+     words vec_trace reports are not layout words.  BAD_LAYOUT_BIG: b
+     is a vec of 100 words (its bitmap is more than one word of the
+     pre-dump check's), not bad; BAD_LAYOUT_BIG_MISSING: vec_trace
+     leaves out item 90 of such a vec.  */
+  BAD_LAYOUT_MISSING, BAD_LAYOUT_EXTRA, BAD_LAYOUT_PTR, BAD_LAYOUT_BYTES,
+  BAD_LAYOUT_CODE, BAD_LAYOUT_SIZED, BAD_LAYOUT_INTERIOR,
+  BAD_LAYOUT_FIXED_SMALL, BAD_LAYOUT_FIXED_BIG, BAD_LAYOUT_COUNT,
+  BAD_LAYOUT_HEADER, BAD_LAYOUT_WRAP, BAD_LAYOUT_TAIL_MISSING,
+  BAD_LAYOUT_BIG, BAD_LAYOUT_BIG_MISSING, BAD_LAYOUT_VEC_TAIL
 };
 static enum bad_mode bad_mode;
+
+/* Whether `bad' has a layout (the --bad layout-* scenarios).  */
+static bool
+bad_layout_mode (void)
+{
+  return bad_mode >= BAD_LAYOUT_OK && bad_mode <= BAD_LAYOUT_VEC_TAIL;
+}
+
+
+static size_t pair_size (const void *o) { (void) o; return sizeof (struct pair); }
+static size_t float_size (const void *o) { (void) o; return sizeof (struct flonum); }
+static size_t table_size (const void *o) { (void) o; return sizeof (struct table); }
+static size_t box_size (const void *o) { (void) o; return sizeof (struct box); }
+static size_t bad_size (const void *o) { (void) o; return sizeof (struct bad); }
+static size_t
+vec_size (const void *o)
+{
+  return sizeof (struct vec) + ((const struct vec *) o)->h.length * sizeof (word);
+}
+
+static void
+pair_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct pair *p = o;
+  dumper_trace_word (t, &p->car);
+  dumper_trace_word (t, &p->cdr);
+}
+
+static void
+vec_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct vec *v = o;
+  for (uint32_t i = 0; i < v->h.length; i++)
+    if (!(i == 90 && bad_mode == BAD_LAYOUT_BIG_MISSING))
+      dumper_trace_word (t, &v->items[i]);
+}
+
+static void
+table_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct table *tb = o;
+  dumper_trace_word (t, &tb->keys);
+  dumper_trace_word (t, &tb->values);
+}
+
+static void
+table_fixup (const void *o, void *copy)
+{
+  (void) o;
+  struct table *c = copy;
+  c->index = NULL;
+  c->index_size = 0;
+}
+
+static void
+box_trace (const void *o, struct dumper_tracer *t)
+{
+  const struct box *b = o;
+  dumper_trace_ptr (t, (void *const *) &b->next, T_BOX);
+  dumper_trace_bytes (t, (void *const *) &b->name, b->name_length);
+  dumper_trace_ptr (t, (void *const *) &b->fn, T_BOX);
+}
 
 static void
 bad_trace (const void *o, struct dumper_tracer *t)
@@ -222,6 +255,24 @@ bad_trace (const void *o, struct dumper_tracer *t)
         dumper_trace_word (t, &b->a);
         return;
       }
+    case BAD_LAYOUT_PTR:
+      dumper_trace_word (t, &b->a);
+      dumper_trace_ptr (t, (void *const *) &b->b, T_PAIR);
+      return;
+    default:
+      if (!bad_layout_mode ())
+        break;
+      dumper_trace_word (t, &b->a);
+      dumper_trace_word (t, &b->b);
+      if (bad_mode == BAD_LAYOUT_BYTES)
+        dumper_trace_bytes (t, (void *const *) &b->bytes, 0);
+      else if (bad_mode == BAD_LAYOUT_CODE)
+        dumper_trace_code (t, &b->fn);
+      else if (bad_mode == BAD_LAYOUT_SIZED)
+        dumper_trace_sized (t, (void *const *) &b->p, T_BOX, 0);
+      else if (bad_mode == BAD_LAYOUT_INTERIOR)
+        dumper_trace_interior (t, (void *const *) &b->p);
+      return;
     case BAD_FIELD_BEFORE:
       dumper_trace_word (t, (const uintptr_t *) o - 1);
       /* FALLTHROUGH */
@@ -236,19 +287,34 @@ bad_trace (const void *o, struct dumper_tracer *t)
       dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
       dumper_trace_code (t, &b->fn);
       return;
-    default:
-      /* fn (a code pointer) is never reported: BAD_CODE.  */
-      dumper_trace_word (t, &b->a);
-      dumper_trace_word (t, &b->b);
-      dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
-      dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
-      return;
     }
+  /* fn (a code pointer) is never reported: BAD_CODE.  */
+  dumper_trace_word (t, &b->a);
+  dumper_trace_word (t, &b->b);
+  dumper_trace_ptr (t, (void *const *) &b->p, T_BOX);
+  dumper_trace_bytes (t, (void *const *) &b->bytes, b->bytes_length);
 }
 
+/* Layouts (heap.h): a pair is two tagged words; a vec a header whose
+   type field is T_VEC, then LENGTH tagged words.  They say what
+   pair_size/pair_trace and vec_size/vec_trace say (the pre-dump check
+   compares them for every object).  */
+static const struct dumper_layout pair_layout = {
+  .fixed = sizeof (struct pair), .words = 3
+};
+static const struct dumper_layout vec_layout = {
+  .fixed = sizeof (struct vec), .element = sizeof (word),
+  .header_at = offsetof (struct header, type),
+  .header_bytes = sizeof (uint32_t), .header_value = T_VEC,
+  .count_at = offsetof (struct header, length),
+  .count_bytes = sizeof (uint32_t), .element_words = true
+};
+
 static const struct dumper_type types[T_COUNT] = {
-  [T_PAIR] = { .name = "pair", .size = pair_size, .trace = pair_trace },
-  [T_VEC] = { .name = "vec", .size = vec_size, .trace = vec_trace },
+  [T_PAIR] = { .name = "pair", .size = pair_size, .trace = pair_trace,
+               .layout = &pair_layout },
+  [T_VEC] = { .name = "vec", .size = vec_size, .trace = vec_trace,
+              .layout = &vec_layout },
   [T_TABLE] = { .name = "table", .size = table_size, .trace = table_trace,
                 .fixup = table_fixup },
   [T_BOX] = { .name = "box", .size = box_size, .trace = box_trace },

@@ -24,6 +24,8 @@
      --clear-registration   then clear the refusal: the dump is made
      --mutate-gc    after start-up, mutate image objects to point at new
                     objects, collect, and check what survives
+     --no-layouts   describe the heap without its layouts (the same
+                    image bytes; tests/e2e/layout.sh)
      --load-again FILE  after start-up, call the loader (pdump_load) on
                     FILE and print its status and detail (pdumper
                     builds): a second load in one process is refused  */
@@ -61,7 +63,12 @@ static const char *const bad_names[] = {
   "callback", "code-undeclared", "exe-undeclared", "exe-interior",
   "by-header", "by-header-malloc", "fields", "field-before",
   "field-outside", "field-tail", "field-unaligned", "exe-type", "code-table",
-  "code-library", "field-flaky"
+  "code-library", "field-flaky", "layout-ok", "layout-missing",
+  "layout-extra", "layout-ptr", "layout-bytes", "layout-code",
+  "layout-sized", "layout-interior", "layout-fixed-small",
+  "layout-fixed-big", "layout-count", "layout-header", "layout-wrap",
+  "layout-tail-missing", "layout-big", "layout-big-missing",
+  "layout-vec-tail"
 };
 
 static const struct builtin builtins[] = {
@@ -293,25 +300,89 @@ make_box (const char *name, struct box *next, const struct builtin *fn)
    (tests/pdump/mutkill-verify.sh).  */
 enum { WIDE_TYPES = 300, T_WIDE = WIDE_TYPES - 1 };
 static bool wide;
-static struct dumper_type wide_types[WIDE_TYPES];
-static struct dumper_heap wide_heap;
+/* --no-layouts: the description without its layouts, whose images
+   must be the same bytes (tests/e2e/layout.sh): a layout changes what
+   is checked, never what is saved.  */
+static bool no_layouts;
+static struct dumper_type toy_types[WIDE_TYPES];
+static struct dumper_heap toy_heap;
+
+/* --bad layout-*: the layout of `bad' (its trace reports a and b),
+   right or wrong in the way the scenario names.  */
+static struct dumper_layout bad_layout;
+
+static void
+set_bad_layout (void)
+{
+  const unsigned a = offsetof (struct bad, a) / sizeof (word);
+  const unsigned b = offsetof (struct bad, b) / sizeof (word);
+  const unsigned p = offsetof (struct bad, p) / sizeof (word);
+  /* The header's length field is 0 in every `bad', so a count of
+     words there agrees with bad_size.  */
+  bad_layout = (struct dumper_layout) {
+    .fixed = sizeof (struct bad), .element = sizeof (word),
+    .header_at = offsetof (struct header, type),
+    .header_bytes = sizeof (uint32_t), .header_value = T_BAD,
+    .count_at = offsetof (struct header, length),
+    .count_bytes = sizeof (uint32_t), .element_words = true,
+    .words = UINT64_C (1) << a | UINT64_C (1) << b
+  };
+  if (bad_mode == BAD_LAYOUT_MISSING)
+    bad_layout.words = UINT64_C (1) << a;
+  else if (bad_mode == BAD_LAYOUT_EXTRA)
+    bad_layout.words |= UINT64_C (1) << p;
+  else if (bad_mode == BAD_LAYOUT_FIXED_SMALL)
+    bad_layout.fixed -= sizeof (word);
+  else if (bad_mode == BAD_LAYOUT_FIXED_BIG)
+    bad_layout.fixed += sizeof (word);
+  else if (bad_mode == BAD_LAYOUT_COUNT)
+    bad_layout.count_at = offsetof (struct header, type);   /* T_BAD */
+  else if (bad_mode == BAD_LAYOUT_HEADER)
+    bad_layout.header_value = T_BAD + 1;
+  else if (bad_mode == BAD_LAYOUT_WRAP)
+    {
+      bad_layout.count_at = offsetof (struct bad, bytes_length);
+      bad_layout.count_bytes = sizeof (uint64_t);
+    }
+  else if (bad_mode == BAD_LAYOUT_TAIL_MISSING)
+    bad_layout.fixed -= sizeof (word);   /* with a length of 1 */
+}
+
+/* --bad layout-vec-tail: vec's layout without element_words.  */
+static struct dumper_layout vec_layout_no_tail;
 
 static const struct dumper_heap *
 heap_description (void)
 {
-  if (!wide)
+  if (!wide && !no_layouts && !bad_layout_mode ())
     return &heap;
-  for (int i = 0; i < WIDE_TYPES; i++)
-    wide_types[i] = i < T_COUNT ? types[i]
-                    : (struct dumper_type) { .name = "padding",
-                                             .size = float_size };
-  wide_types[T_WIDE] = (struct dumper_type) { .name = "wide-vec",
-                                              .size = vec_size,
-                                              .trace = vec_trace };
-  wide_heap = heap;
-  wide_heap.types = wide_types;
-  wide_heap.type_count = WIDE_TYPES;
-  return &wide_heap;
+  int count = wide ? WIDE_TYPES : T_COUNT;
+  for (int i = 0; i < count; i++)
+    toy_types[i] = i < T_COUNT ? types[i]
+                   : (struct dumper_type) { .name = "padding",
+                                            .size = float_size };
+  if (wide)
+    toy_types[T_WIDE] = (struct dumper_type) { .name = "wide-vec",
+                                               .size = vec_size,
+                                               .trace = vec_trace };
+  if (no_layouts)
+    for (int i = 0; i < count; i++)
+      toy_types[i].layout = NULL;
+  if (bad_layout_mode ())
+    {
+      set_bad_layout ();
+      toy_types[T_BAD].layout = &bad_layout;
+    }
+  if (bad_mode == BAD_LAYOUT_VEC_TAIL)
+    {
+      vec_layout_no_tail = vec_layout;
+      vec_layout_no_tail.element_words = false;
+      toy_types[T_VEC].layout = &vec_layout_no_tail;
+    }
+  toy_heap = heap;
+  toy_heap.types = toy_types;
+  toy_heap.type_count = count;
+  return &toy_heap;
 }
 
 static void
@@ -513,6 +584,25 @@ init_bad (void)
       break;
     case BAD_EXE_TYPE:
       b->p = (struct box *) &builtins[0];
+      break;
+    default:
+      /* The layout scenarios: b a pair; in layout-ptr a raw pointer to
+         it, which a trace may report with dumper_trace_ptr (only the
+         layout makes that wrong).  */
+      b->b = cons (make_fix (3), make_fix (4));
+      if (bad_mode == BAD_LAYOUT_PTR)
+        b->b = (word) untag (b->b);
+      else if (bad_mode == BAD_LAYOUT_WRAP)
+        b->bytes_length = UINT64_MAX;
+      else if (bad_mode == BAD_LAYOUT_TAIL_MISSING)
+        b->h.length = 1;
+      else if (bad_mode == BAD_LAYOUT_BIG
+               || bad_mode == BAD_LAYOUT_BIG_MISSING)
+        {
+          b->b = make_vec (100);
+          for (uint32_t i = 0; i < 100; i++)
+            vec_of (b->b)->items[i] = make_fix (i);
+        }
       break;
     case BAD_BY_HEADER_MALLOC:
       vec_of (vec)->items[1] = tag (calloc (1, sizeof (struct pair)), TAG_PAIR);
@@ -891,6 +981,8 @@ main (int argc, char **argv)
       late_description = true;
     else if (strcmp (argv[i], "--wide-types") == 0)
       wide = true;
+    else if (strcmp (argv[i], "--no-layouts") == 0)
+      no_layouts = true;
   if (!late_description)
     dumper_describe_heap (heap_description ());
   enum dumper_status st = dumper_startup (&argc, &argv);
@@ -929,7 +1021,8 @@ main (int argc, char **argv)
       else if (strcmp (argv[i], "--strict") == 0)
         dumper_set_strict_lint (true);
       else if (strcmp (argv[i], "--late-heap-description") == 0
-               || strcmp (argv[i], "--wide-types") == 0)
+               || strcmp (argv[i], "--wide-types") == 0
+               || strcmp (argv[i], "--no-layouts") == 0)
         ;   /* above */
       else if (strcmp (argv[i], "--bad") == 0 && i + 1 < argc)
         {
