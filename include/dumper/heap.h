@@ -233,10 +233,13 @@ dumper_trace_interior (struct dumper_tracer *t, void *const *field)
    not 0, COUNT being its unsigned COUNT_BYTES-byte field at byte
    COUNT_AT (a count whose size would wrap is malformed); both fields
    lie in the first 64 bytes and inside FIXED (1, 2, 4 or 8 bytes,
-   aligned to their size).  Word I (I < 64) of the object is a tagged
-   word when bit I of WORDS is set, and with ELEMENT_WORDS every word
-   from byte FIXED to the object's end is one too (ELEMENT is then a
-   multiple of the word size); WORDS names only words below FIXED.
+   aligned to their size; a field of 0 bytes is none, and then
+   HEADER_VALUE is 0, or ELEMENT 0 and ELEMENT_WORDS false).  FIXED is
+   a nonzero multiple of the word size.  Word I (I < 64) of the object
+   is a tagged word when bit I of WORDS is set, and with ELEMENT_WORDS
+   every word from byte FIXED to the object's end is one too (ELEMENT
+   is then a nonzero multiple of the word size); WORDS names only words
+   below FIXED, none of them holding the header or count field.
 
    The layout must say exactly what size and trace do: size returns
    the layout's size for every object whose header matches and 0 for
