@@ -119,11 +119,13 @@ place_read (struct placement *p, uint64_t size, const struct pdump_load_request 
    huge page fault compacts when no 2 MiB block is free, so huge pages
    are advised only when /proc/buddyinfo shows at least twice the blocks
    SIZE needs free now; else none (`always': MADV_NOHUGEPAGE), and the
-   memory comes in small pages.  The choice goes to pdump_stats.  */
+   memory comes in small pages.  The choice for the image goes to
+   pdump_stats (pdump_huge_note); the structural pass's scratch tables
+   (verify-index.c) ask too, with no note.  */
 char pdump_huge_note[200];
 
-static int
-huge_page_advice (uint64_t size)
+int
+pdump_huge_advice (uint64_t size, char *note, size_t note_size)
 {
   char enabled[32], defrag[32];
   common_thp_setting ("enabled", enabled, sizeof enabled);
@@ -140,20 +142,22 @@ huge_page_advice (uint64_t size)
   else
     advice = strcmp (defrag, "always") == 0 && strcmp (enabled, "always") == 0
              ? MADV_NOHUGEPAGE : 0;
-  snprintf (pdump_huge_note, sizeof pdump_huge_note, "%s (enabled=%s, defrag=%s, %ld "
-            "huge pages of %zu KiB needed, %ld free)",
-            advice == MADV_HUGEPAGE ? "advised"
-            : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
-            enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
-            HUGE_PAGE >> 10, free_blocks);
+  if (note)
+    snprintf (note, note_size, "%s (enabled=%s, defrag=%s, %ld "
+              "huge pages of %zu KiB needed, %ld free)",
+              advice == MADV_HUGEPAGE ? "advised"
+              : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
+              enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
+              HUGE_PAGE >> 10, free_blocks);
   return advice;
 }
 
-/* Advise anonymous image memory by huge_page_advice.  */
+/* Advise anonymous image memory by pdump_huge_advice.  */
 static void
 advise_huge (void *at, size_t size)
 {
-  int advice = huge_page_advice (size);
+  int advice = pdump_huge_advice (size, pdump_huge_note,
+                                  sizeof pdump_huge_note);
   if (advice != 0 && size > 0)
     (void) madvise (at, size, advice);   /* a hint: may fail */
 }
@@ -179,7 +183,7 @@ anywhere_align (void)
    relocated; everything else mapped from the file.  Private file pages
    written by relocation would each cost a copy-on-write fault; one
    huge-page fault per 2 MiB plus a read is far cheaper (where huge
-   pages come without direct compaction: huge_page_advice).  */
+   pages come without direct compaction: pdump_huge_advice).  */
 static bool
 place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
 {
