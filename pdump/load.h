@@ -111,11 +111,6 @@ extern const char pdump_shorter_in_load[];
    advised for huge pages (pdump_stats).  */
 extern char pdump_base_reason[PATH_MAX + 256];
 extern char pdump_huge_note[200];
-/* What to advise for SIZE bytes of anonymous memory about to be filled
-   on the start-up path: MADV_HUGEPAGE where huge pages come without
-   direct compaction, else MADV_NOHUGEPAGE or 0; the why into NOTE
-   (NOTE_SIZE bytes) unless it is NULL.  */
-int pdump_huge_advice (uint64_t size, char *note, size_t note_size);
 
 /* Bring the whole file into memory by the chosen method (see place.c).  */
 bool pdump_bring_in (struct placement *p, const struct pdump_load_request *req,

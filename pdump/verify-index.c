@@ -28,7 +28,6 @@
 #include "common/os.h"
 #include "common/zmem.h"
 #include "internal.h"
-#include "load.h"
 #include "verify-pass.h"
 
 struct index_cursor
@@ -466,8 +465,9 @@ pdump_verify_object_containing (const struct verifier *v, uint64_t offset,
    pass writes (the granule map, the sizes and the types nearly all
    their bytes), so each page's first touch is a fault: 3,500 of them
    for dlisp's 14 MB at loadup scale 16, 3 ms or more of a virtual
-   machine's time.  Huge pages where pdump_huge_advice (the loader's
-   rule: none that would make a fault compact memory) allows them, the
+   machine's time.  Huge pages where common_huge_advice (the loader's
+   rule for the image: none that would make a fault compact memory)
+   allows them, the
    mapping rounded up to whole ones, aligned (common_zmap); else small
    pages filled in one call (MADV_POPULATE_WRITE, a kernel's fraction
    of a fault each; an older kernel refuses it and the writes fault).
@@ -477,21 +477,17 @@ map_scratch (struct verifier *v)
 {
   size_t length = v->scratch_size ? v->scratch_size : 8;
   size_t huge = common_huge_page_size ();
-  bool huge_pages = false;
-#ifdef MADV_HUGEPAGE
-  huge_pages = length >= huge / 2 && length <= SIZE_MAX - huge
-               && pdump_huge_advice (length, NULL, 0) == MADV_HUGEPAGE;
-#endif
-  if (huge_pages)
+  int advice = length >= huge / 2 && length <= SIZE_MAX - huge
+               ? common_huge_advice (length, NULL, 0) : 0;
+  if (advice == MADV_HUGEPAGE)
     length = (length + huge - 1) & ~(huge - 1);
   void *scratch = common_zmap (length);
   if (scratch == NULL)
     return false;
-#ifdef MADV_HUGEPAGE
-  if (huge_pages)
-    (void) madvise (scratch, length, MADV_HUGEPAGE);   /* hints: may fail */
-  else
-#endif
+  /* Hints: they may fail.  */
+  if (advice != 0)
+    (void) madvise (scratch, length, advice);
+  if (advice != MADV_HUGEPAGE)
     (void) madvise (scratch, length, MADV_POPULATE_WRITE);
   v->scratch = scratch;
   v->scratch_size = length;
