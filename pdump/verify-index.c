@@ -425,7 +425,21 @@ pdump_verify_room_at (const struct verifier *v, uint64_t offset)
   /* The granules of OFFSET + 8, + 16, ... before END.  */
   uint64_t first = (offset - v->hot_offset) / PDUMP_GRANULE + 1;
   uint64_t last = first - 1 + (end - offset - 1) / PDUMP_GRANULE;
-  uint64_t next = next_start (v, first, last);
+  /* The next start is nearly always a few granules on, and the granule
+     map's line is in the cache (the caller found the block's start in
+     it), where the bitmap's word was a miss a byte block.  */
+  uint64_t from = first;
+  if (v->granule_types)
+    {
+      uint64_t near = last - first < 64 ? last : first + 63;
+      for (uint64_t g = first; g <= near; g++)
+        if (v->granule_types[g] != 0)
+          return (g - first + 1) * PDUMP_GRANULE;
+      if (near == last)
+        return end - offset;
+      from = near + 1;
+    }
+  uint64_t next = next_start (v, from, last);
   return next == UINT64_MAX ? end - offset
          : (next - first + 1) * PDUMP_GRANULE;
 }

@@ -299,6 +299,9 @@ test_type_boundaries (void **state)
       expect_object (&r, 5, true, 8, 129, 24);
       expect_object (&r, 6, true, 32, BYTES, 8);
       expect_object (&r, 7, true, 40, 253, 8);
+      /* By the granule map, or (255 types) by the start bitmap.  */
+      assert_int_equal (pdump_verify_room_at (&r.v, r.v.cold_offset + 32),
+                        8);
       done (&r);
     }
 }
