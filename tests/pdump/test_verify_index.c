@@ -10,7 +10,7 @@
    (a size of 127 or 128 bytes, 16383 or 16384; a type of 127 or 128;
    a host of 254 types or 255, where the type table widens; an object
    ending at its section's end or a byte past it, with entries after
-   it) and checks where every object was placed, with what type and
+   it; four entries at once, and each of the four changed) and checks where every object was placed, with what type and
    size, or the exact refusal.  A fast path that decoded one of them
    wrongly would place every later object elsewhere.  */
 
@@ -451,6 +451,75 @@ test_refusals_mid_section (void **state)
   done (&r);
 }
 
+/* Runs of four HOT entries of one-byte types and sizes that are
+   multiples of 8, which the fast path takes four at a time: eight
+   objects at 0, 16, 24, 48 | 168, 176, 192, 200, ending at 232; then
+   each run with one entry changed.  */
+static void
+put_eight (int change)
+{
+  put (0, 16);
+  put (2, 8);
+  put (4, 24);
+  put (6, 120);
+  put (8, 8);
+  put (0, change == 1 ? 0 : change == 4 ? 12 : 16);
+  put (change == 2 ? 1 : 2, 8);
+  put (change == 3 ? 12 : 4, 32);
+  put (BYTES, 8);
+  put (1, 8);
+}
+
+static void
+test_four_at_once (void **state)
+{
+  (void) state;
+  use_types (10, 3);
+  struct pass r;
+  static const uint64_t at[] = { 0, 16, 24, 48, 168, 176, 192, 200 };
+  static const unsigned type[] = { 0, 2, 4, 6, 8, 0, 2, 4 };
+  static const uint64_t size[] = { 16, 8, 24, 120, 8, 16, 8, 32 };
+  put_eight (0);
+  run (&r, 232, 16, 8, 10);
+  expect_ok (&r);
+  for (int i = 0; i < 8; i++)
+    expect_object (&r, (uint64_t) i, false, at[i], type[i], size[i]);
+  expect_object (&r, 9, true, 8, 1, 8);
+  done (&r);
+  /* The last of the second four a byte past HOT's end; one entry of
+     the second four changed.  */
+  static const struct
+  {
+    int change;
+    uint64_t hot_size;
+    const char *message;
+  } refusals[] = {
+    { 0, 231, "object index: object 7 (`node', 32 bytes at offset 0x10c8) "
+      "does not fit in HOT" },
+    { 1, 232, "object index: object 5 (`node', 0 bytes at offset 0x10b0) "
+      "does not fit in HOT" },
+    { 2, 232, "object index: object 6 (`leaf') is in HOT, but its type has "
+      "no pointers" },
+    { 3, 232, "object index: object 7 has type 12; this executable has 10 "
+      "types" },
+  };
+  for (size_t k = 0; k < sizeof refusals / sizeof refusals[0]; k++)
+    {
+      put_eight (refusals[k].change);
+      run (&r, refusals[k].hot_size, 16, 8, 10);
+      expect_refused (&r, refusals[k].message);
+      done (&r);
+    }
+  /* A size of 12: the next object is aligned to 192 all the same.  */
+  put_eight (4);
+  run (&r, 232, 16, 8, 10);
+  expect_ok (&r);
+  expect_object (&r, 5, false, 176, 0, 12);
+  expect_object (&r, 6, false, 192, 2, 8);
+  expect_object (&r, 7, false, 200, 4, 32);
+  done (&r);
+}
+
 /* Objects that leave words of the start bitmap without a start (a
    large object, the gap between HOT and COLD): the object numbers
    after them (the rank) and the object holding an interior offset.  */
@@ -494,6 +563,7 @@ main (void)
     cmocka_unit_test (test_type_boundaries),
     cmocka_unit_test (test_section_ends),
     cmocka_unit_test (test_refusals_mid_section),
+    cmocka_unit_test (test_four_at_once),
     cmocka_unit_test (test_empty_words),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
