@@ -229,8 +229,8 @@ fast_four (struct index_tables *x, const unsigned char **cursor,
     return false;
   unsigned t0 = p[0], s0 = p[1], t1 = p[2], s1 = p[3];
   unsigned t2 = p[4], s2 = p[5], t3 = p[6], s3 = p[7];
-  /* A type byte with the high bit has no kind; a size of 0 makes bit 8
-     of its predecessor.  */
+  /* A type byte with the high bit set has no kind; a size of 0, and no
+     other below 0x80, sets bit 8 when 1 is taken from it.  */
   if (!(kind[t0] & kind[t1] & kind[t2] & kind[t3] & FAST_HOT)
       || ((s0 | s1 | s2 | s3) & (0x80 | mask)) != 0
       || (((s0 - 1) | (s1 - 1) | (s2 - 1) | (s3 - 1)) & 0x100) != 0)
