@@ -536,14 +536,15 @@ pdump_verify_object_containing (const struct verifier *v, uint64_t offset,
 /* The scratch mapping of V->scratch_size bytes, every page of which the
    pass writes (the granule map, the sizes and the types nearly all
    their bytes), so each page's first touch is a fault: 3,500 of them
-   for dlisp's 14 MB at loadup scale 16, 3 ms or more of a virtual
-   machine's time.  Huge pages where common_huge_advice (the loader's
-   rule for the image: none that would make a fault compact memory)
-   allows them, the
-   mapping rounded up to whole ones, aligned (common_zmap); else small
-   pages filled in one call (MADV_POPULATE_WRITE, a kernel's fraction
-   of a fault each; an older kernel refuses it and the writes fault).
-   V->scratch_size becomes the mapping's length.  */
+   for dlisp's 14 MB at loadup scale 16, 4.6 ms of a virtual machine's
+   time.  Huge pages where common_huge_advice (the loader's rule for
+   the image: none that would make a fault compact memory) allows
+   them, the mapping rounded up to whole ones and aligned (common_zmap):
+   1 ms less of the pass at scale 16 than small pages.  Else small
+   pages filled in one call (MADV_POPULATE_WRITE: no exception a page,
+   though real starts measured it within noise of plain faults; an
+   older kernel refuses it and the writes fault).  V->scratch_size
+   becomes the mapping's length.  */
 static bool
 map_scratch (struct verifier *v)
 {
