@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -123,6 +124,35 @@ common_free_huge_blocks (void)
         }
     }
   return blocks;
+}
+
+int
+common_huge_advice (uint64_t size, char *note, size_t note_size)
+{
+  char enabled[32], defrag[32];
+  common_thp_setting ("enabled", enabled, sizeof enabled);
+  common_thp_setting ("defrag", defrag, sizeof defrag);
+  size_t huge = common_huge_page_size ();
+  long need = (long) ((size + huge - 1) / huge);
+  long free_blocks = -2;
+  int advice;
+  if (strcmp (enabled, "always") != 0 && strcmp (enabled, "madvise") != 0)
+    advice = 0;
+  else if (strcmp (defrag, "defer") == 0 || strcmp (defrag, "never") == 0)
+    advice = MADV_HUGEPAGE;
+  else if ((free_blocks = common_free_huge_blocks ()) >= 2 * need)
+    advice = MADV_HUGEPAGE;
+  else
+    advice = strcmp (defrag, "always") == 0 && strcmp (enabled, "always") == 0
+             ? MADV_NOHUGEPAGE : 0;
+  if (note)
+    snprintf (note, note_size, "%s (enabled=%s, defrag=%s, %ld huge pages "
+              "of %zu KiB needed, %ld free)",
+              advice == MADV_HUGEPAGE ? "advised"
+              : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
+              enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
+              huge >> 10, free_blocks);
+  return advice;
 }
 
 /* The thread's SIGBUS handler (common_catch_sigbus), and the one the

@@ -42,6 +42,21 @@ void common_thp_setting (const char *name, char *word, size_t size);
    then none), or -1 when it cannot be read.  */
 long common_free_huge_blocks (void);
 
+/* What to advise (madvise) for SIZE bytes of anonymous memory about to
+   be filled on a start-up path: huge pages where they help (a fault
+   per 2 MiB instead of per 4 KiB page, which on a virtual machine is
+   the larger part of a start), but never with direct compaction (five
+   back-to-back scale-64 pdump loads took 31-444 ms in the relocate
+   phase with MADV_HUGEPAGE under Debian's defrag=madvise).  With
+   defrag `defer' or `never' no fault compacts: MADV_HUGEPAGE.
+   Otherwise an advised (`madvise', `defer+madvise') or any (`always')
+   huge page fault compacts when no 2 MiB block is free, so huge pages
+   are advised only when /proc/buddyinfo shows at least twice the
+   blocks SIZE needs free now; else none (`always': MADV_NOHUGEPAGE),
+   and the memory comes in small pages: 0.  Why, into NOTE (NOTE_SIZE
+   bytes) unless it is NULL.  */
+int common_huge_advice (uint64_t size, char *note, size_t note_size);
+
 /* A SIGBUS in this thread (a page of a file mapping whose file was cut
    short) calls FN (CTX) from the signal handler; FN leaves by
    siglongjmp when the fault is its own, else returns, and the handler

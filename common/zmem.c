@@ -110,6 +110,12 @@ map_new (size_t length)
   return p + head;
 }
 
+void *
+common_zmap (size_t length)
+{
+  return map_new (length);
+}
+
 /* Move or resize the mapping BLOCK of OLD_LENGTH bytes to NEW_LENGTH:
    in place when the addresses after it are free (a shrink always is),
    else to a new place, aligned as map_new's.  NULL on failure, BLOCK

@@ -30,6 +30,13 @@ void *common_zalloc (size_t size, bool huge);
 void *common_zrealloc (void *block, size_t old_size, size_t new_size,
                        bool huge);
 
+/* A new anonymous mapping of LENGTH bytes (at least one page: zero,
+   never calloc), or NULL: for memory that must not come from malloc.
+   One of whole huge pages starts on a huge page boundary, so that the
+   caller can advise huge pages for it (no advice is given here).
+   Release it with munmap.  */
+void *common_zmap (size_t length);
+
 /* Release BLOCK of SIZE bytes (the size it was allocated or last grown
    with).  */
 void common_zfree (void *block, size_t size);

@@ -15,14 +15,14 @@ PDUMP_FORMAT_OBJS = pdump/check.o pdump/codec.o pdump/embed.o pdump/exe.o \
 
 # Tests of the portable dumper.
 NOINST_PROGRAMS += tests/pdump/toyhost tests/pdump/toyhost-variant
-CHECK_PROGRAMS += tests/pdump/test_check tests/pdump/test_hash
+CHECK_PROGRAMS += tests/pdump/test_check tests/pdump/test_hash tests/pdump/test_verify_index
 CHECK_SCRIPTS += tests/pdump/pdump.sh tests/pdump/corrupt.sh tests/pdump/trust.sh \
   tests/pdump/base.sh tests/pdump/pagesize.sh tests/pdump/boot.sh tests/pdump/cold.sh \
   tests/pdump/compress.sh tests/pdump/mixmodes.sh tests/pdump/mutkill.sh
 CHECK_SCRIPTS += tests/pdump/mutkill-verify.sh tests/pdump/layout-verify.sh
 
-tests/pdump/toyhost.o tests/pdump/test_check.o tests/pdump/test_hash.o: config.h $(GENERATED_HEADERS)
-tests/pdump/test_check.o tests/pdump/test_hash.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
+tests/pdump/toyhost.o tests/pdump/test_check.o tests/pdump/test_hash.o tests/pdump/test_verify_index.o: config.h $(GENERATED_HEADERS)
+tests/pdump/test_check.o tests/pdump/test_hash.o tests/pdump/test_verify_index.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
 tests/pdump/toyhost: tests/pdump/toyhost.o libdumper.a $(FINGERPRINT)
 	$(CC) $(ALL_LDFLAGS) $(HOST_LDFLAGS) -o $@ tests/pdump/toyhost.o libdumper.a $(LIB_DEPLIBS) -lm
@@ -47,6 +47,10 @@ tests/pdump/patch-image: tests/pdump/patch-image.o $(PDUMP_FORMAT_OBJS) libdumpe
 
 tests/pdump/test_check: tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a
 	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_check.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)
+
+# Pass 1 of the structural pass at the edges of its fast path.
+tests/pdump/test_verify_index: tests/pdump/test_verify_index.o $(PDUMP_FORMAT_OBJS) libdumper.a
+	$(CC) $(ALL_LDFLAGS) -o $@ tests/pdump/test_verify_index.o $(PDUMP_FORMAT_OBJS) libdumper.a $(CMOCKA_LIBS) $(CODEC_LIBS) $(LIB_DEPLIBS)
 
 # pdump/hash.h's baseline or dispatched XXH3 (issue 33).
 tests/pdump/test_hash: tests/pdump/test_hash.o

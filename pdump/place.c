@@ -108,52 +108,16 @@ place_read (struct placement *p, uint64_t size, const struct pdump_load_request 
 }
 
 
-/* What to advise for SIZE bytes of anonymous image memory (HOT in a
-   hybrid load, all of a compressed one): huge pages where they help (a
-   fault per 2 MiB instead of per 4 KiB page, which on a virtual machine
-   is the larger part of a start), but never with direct compaction on
-   the start-up path (five back-to-back scale-64 loads took 31-444 ms in
-   the relocate phase with MADV_HUGEPAGE under Debian's defrag=madvise).
-   With defrag `defer' or `never' no fault compacts: MADV_HUGEPAGE.
-   Otherwise an advised (`madvise', `defer+madvise') or any (`always')
-   huge page fault compacts when no 2 MiB block is free, so huge pages
-   are advised only when /proc/buddyinfo shows at least twice the blocks
-   SIZE needs free now; else none (`always': MADV_NOHUGEPAGE), and the
-   memory comes in small pages.  The choice goes to pdump_stats.  */
+/* What was advised for huge pages for the image's anonymous memory, for
+   pdump_stats (common_huge_advice says why).  */
 char pdump_huge_note[200];
 
-static int
-huge_page_advice (uint64_t size)
-{
-  char enabled[32], defrag[32];
-  common_thp_setting ("enabled", enabled, sizeof enabled);
-  common_thp_setting ("defrag", defrag, sizeof defrag);
-  long need = (long) ((size + HUGE_PAGE - 1) / HUGE_PAGE);
-  long free_blocks = -2;
-  int advice;
-  if (strcmp (enabled, "always") != 0 && strcmp (enabled, "madvise") != 0)
-    advice = 0;
-  else if (strcmp (defrag, "defer") == 0 || strcmp (defrag, "never") == 0)
-    advice = MADV_HUGEPAGE;
-  else if ((free_blocks = common_free_huge_blocks ()) >= 2 * need)
-    advice = MADV_HUGEPAGE;
-  else
-    advice = strcmp (defrag, "always") == 0 && strcmp (enabled, "always") == 0
-             ? MADV_NOHUGEPAGE : 0;
-  snprintf (pdump_huge_note, sizeof pdump_huge_note, "%s (enabled=%s, defrag=%s, %ld "
-            "huge pages of %zu KiB needed, %ld free)",
-            advice == MADV_HUGEPAGE ? "advised"
-            : advice == MADV_NOHUGEPAGE ? "refused" : "small pages",
-            enabled[0] ? enabled : "?", defrag[0] ? defrag : "?", need,
-            HUGE_PAGE >> 10, free_blocks);
-  return advice;
-}
-
-/* Advise anonymous image memory by huge_page_advice.  */
+/* Advise anonymous image memory by common_huge_advice.  */
 static void
 advise_huge (void *at, size_t size)
 {
-  int advice = huge_page_advice (size);
+  int advice = common_huge_advice (size, pdump_huge_note,
+                                   sizeof pdump_huge_note);
   if (advice != 0 && size > 0)
     (void) madvise (at, size, advice);   /* a hint: may fail */
 }
@@ -179,7 +143,7 @@ anywhere_align (void)
    relocated; everything else mapped from the file.  Private file pages
    written by relocation would each cost a copy-on-write fault; one
    huge-page fault per 2 MiB plus a read is far cheaper (where huge
-   pages come without direct compaction: huge_page_advice).  */
+   pages come without direct compaction: common_huge_advice).  */
 static bool
 place_hybrid (struct placement *p, const struct pdump_view *view, uint64_t size)
 {
