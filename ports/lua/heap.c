@@ -507,8 +507,8 @@ header_type (const void *obj)
     }
 }
 
-#define TYPE(name, size, trace) { name, size, trace, NULL, NULL }
-#define SIZED(name, trace) { name, NULL, NULL, NULL, trace }
+#define TYPE(n, s, t) { .name = (n), .size = (s), .trace = (t) }
+#define SIZED(n, t) { .name = (n), .trace_sized = (t) }
 
 static const struct dumper_type types[LUA_PORT_TYPE_COUNT] = {
   [LUA_PORT_SHRSTR] = TYPE ("lua.shortstring", shrstr_size, shrstr_trace),
@@ -518,8 +518,8 @@ static const struct dumper_type types[LUA_PORT_TYPE_COUNT] = {
   [LUA_PORT_CCL] = TYPE ("lua.cclosure", ccl_size, ccl_trace),
   [LUA_PORT_PROTO] = TYPE ("lua.proto", proto_size, proto_trace),
   [LUA_PORT_UPVAL] = TYPE ("lua.upval", upval_size, upval_trace),
-  [LUA_PORT_UDATA] = { "lua.userdata", udata_size, udata_trace,
-                       udata_fixup, NULL },
+  [LUA_PORT_UDATA] = { .name = "lua.userdata", .size = udata_size,
+                       .trace = udata_trace, .fixup = udata_fixup },
   [LUA_PORT_THREAD] = TYPE ("lua.thread", thread_size, thread_trace),
   [LUA_PORT_MAIN] = TYPE ("lua.main", main_size, main_trace),
   [LUA_PORT_CALLINFO] = TYPE ("lua.callinfo", callinfo_size, callinfo_trace),

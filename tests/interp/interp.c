@@ -870,17 +870,17 @@ trace_strhash (const void *o, size_t nbytes, struct dumper_tracer *t)
 }
 
 static const struct dumper_type types[DT_COUNT] = {
-  [DT_LG] = { "LG", size_lg, trace_lg, NULL, NULL },
-  [DT_STRING] = { "TString", size_string, trace_string, NULL, NULL },
-  [DT_TABLE] = { "Table", size_table, trace_table, NULL, NULL },
-  [DT_LCL] = { "LClosure", size_lcl, trace_lcl, NULL, NULL },
-  [DT_PROTO] = { "Proto", size_proto, trace_proto, NULL, NULL },
-  [DT_UPVAL] = { "UpVal", size_upval, trace_upval, NULL, NULL },
-  [DT_CI] = { "CallInfo", size_ci, trace_ci, NULL, NULL },
-  [DT_STACK] = { "StackValue[]", NULL, NULL, NULL, trace_tvalues },
-  [DT_TVALUES] = { "TValue[]", NULL, NULL, NULL, trace_tvalues },
-  [DT_NODES] = { "Node[]", NULL, NULL, NULL, trace_nodes },
-  [DT_STRHASH] = { "TString*[]", NULL, NULL, NULL, trace_strhash },
+  [DT_LG] = { .name = "LG", .size = size_lg, .trace = trace_lg },
+  [DT_STRING] = { .name = "TString", .size = size_string, .trace = trace_string },
+  [DT_TABLE] = { .name = "Table", .size = size_table, .trace = trace_table },
+  [DT_LCL] = { .name = "LClosure", .size = size_lcl, .trace = trace_lcl },
+  [DT_PROTO] = { .name = "Proto", .size = size_proto, .trace = trace_proto },
+  [DT_UPVAL] = { .name = "UpVal", .size = size_upval, .trace = trace_upval },
+  [DT_CI] = { .name = "CallInfo", .size = size_ci, .trace = trace_ci },
+  [DT_STACK] = { .name = "StackValue[]", .trace_sized = trace_tvalues },
+  [DT_TVALUES] = { .name = "TValue[]", .trace_sized = trace_tvalues },
+  [DT_NODES] = { .name = "Node[]", .trace_sized = trace_nodes },
+  [DT_STRHASH] = { .name = "TString*[]", .trace_sized = trace_strhash },
 };
 
 /* No tagged words: a value's tag is a separate byte.  Tag 1 is unused

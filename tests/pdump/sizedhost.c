@@ -157,10 +157,10 @@ slots_trace (const void *o, size_t nbytes, struct dumper_tracer *t)
 
 /* Not const: the --bad desc-* scenarios break it before describing.  */
 static struct dumper_type types[T_COUNT] = {
-  [T_THREAD] = { "thread", thread_size, thread_trace, NULL, NULL },
-  [T_CELL] = { "cell", cell_size, cell_trace, NULL, NULL },
-  [T_SLOTS] = { "slots", NULL, NULL, NULL, slots_trace },
-  [T_CODE] = { "code", NULL, NULL, NULL, NULL },
+  [T_THREAD] = { .name = "thread", .size = thread_size, .trace = thread_trace },
+  [T_CELL] = { .name = "cell", .size = cell_size, .trace = cell_trace },
+  [T_SLOTS] = { .name = "slots", .trace_sized = slots_trace },
+  [T_CODE] = { .name = "code" },
 };
 
 static int tag_types[8] = {
