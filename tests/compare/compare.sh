@@ -102,6 +102,17 @@ case $ratios in
   *) fail "ratios line \`$ratios', expected \`$want' (medians $cold / $pdump)" ;;
 esac
 
+# `pdump' is base mode random; the line also gives the default's
+# (pdump-boot) against unexec, from the medians.
+begin "the ratios line names random and gives the default's (pdump-boot) against unexec"
+boot=`json_figure pdump-boot start_ms`
+unexec=`json_figure unexec start_ms`
+want=`awk -v b="$boot" -v u="$unexec" 'BEGIN { printf "pdump-boot (the default)/unexec %.1fx", b / u }'`
+case $ratios in
+  *"pdump (random)/unexec "*"$want"*) pass ;;
+  *) fail "ratios line \`$ratios', expected \`pdump (random)/unexec' and \`$want' (medians $boot / $unexec)" ;;
+esac
+
 begin "the digest reported is the one each host prints"
 d_cold=`"$NONE_DIR/host/dlisp" --heap-digest`
 d_pdump=`"$PDUMPER_DIR/host/dlisp" --dump-file="$W/scale-1/image.pdmp" --heap-digest`
