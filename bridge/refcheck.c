@@ -75,6 +75,7 @@
 #include "backend.h"
 #include "bridge.h"
 #include "common/blockset.h"
+#include "common/layout.h"
 #include "common/codetargets.h"
 #include "common/maps.h"
 #include "common/os.h"
@@ -392,24 +393,6 @@ target_ok (struct refcheck *c, uintptr_t address, int type,
    which the object is checked to have) were checked by
    dumper_describe_heap (bridge/heap.c).  */
 
-/* The unsigned BYTES-byte field at byte AT of OBJ, in native order.  */
-static uint64_t
-layout_field (const void *obj, unsigned at, unsigned bytes)
-{
-  const unsigned char *p = (const unsigned char *) obj + at;
-  uint8_t u8;
-  uint16_t u16;
-  uint32_t u32;
-  uint64_t u64;
-  switch (bytes)
-    {
-    case 1: memcpy (&u8, p, 1); return u8;
-    case 2: memcpy (&u16, p, 2); return u16;
-    case 4: memcpy (&u32, p, 4); return u32;
-    default: memcpy (&u64, p, 8); return u64;
-    }
-}
-
 /* Refuse the current object as disagreeing with its layout, about the
    field at FIELD, or the object as a whole when FIELD is NULL.  */
 static void
@@ -445,34 +428,29 @@ layout_before (struct refcheck *c, const struct dumper_layout *l)
       refuse_layout (c, NULL, problem);
       return false;
     }
-  uint64_t header = l->header_bytes
-                    ? layout_field (obj, l->header_at, l->header_bytes) : 0;
-  if (l->header_bytes && header != l->header_value)
+  uint64_t size, count;
+  enum common_layout_verdict verdict = common_layout_size (l, obj, &size,
+                                                           &count);
+  if (verdict == COMMON_LAYOUT_BAD_HEADER)
     {
       snprintf (problem, sizeof problem, "its %u-byte header field holds "
                 "%" PRIu64 ", its layout's header_value is %" PRIu64,
-                (unsigned) l->header_bytes, header, l->header_value);
+                (unsigned) l->header_bytes,
+                common_layout_field (obj, l->header_at, l->header_bytes),
+                l->header_value);
       refuse_layout (c, (const char *) obj + l->header_at, problem);
       return false;
     }
-  size_t size = l->fixed;
-  uint64_t count = 0, tail = 0;
-  if (l->count_bytes)
+  /* A count whose size wraps is refused, not compared as the small
+     number it wraps to.  */
+  if (verdict == COMMON_LAYOUT_WRAPS)
     {
-      count = layout_field (obj, l->count_at, l->count_bytes);
-      /* Computed without wrapping: a product or a sum past SIZE_MAX
-         is refused, not compared as the small number it wraps to.  */
-      if (__builtin_mul_overflow (count, (uint64_t) l->element, &tail)
-          || tail > SIZE_MAX - l->fixed)
-        {
-          snprintf (problem, sizeof problem, "its count field holds %"
-                    PRIu64 ", which with its layout's %" PRIu32 "-byte "
-                    "elements makes a size that wraps; its size function "
-                    "gives %zu bytes", count, l->element, c->current_size);
-          refuse_layout (c, (const char *) obj + l->count_at, problem);
-          return false;
-        }
-      size += (size_t) tail;
+      snprintf (problem, sizeof problem, "its count field holds %"
+                PRIu64 ", which with its layout's %" PRIu32 "-byte "
+                "elements makes a size that wraps; its size function "
+                "gives %zu bytes", count, l->element, c->current_size);
+      refuse_layout (c, (const char *) obj + l->count_at, problem);
+      return false;
     }
   if (size != c->current_size)
     {
@@ -482,7 +460,7 @@ layout_before (struct refcheck *c, const struct dumper_layout *l)
                   "field at +%u) * element %" PRIu32, count,
                   (unsigned) l->count_at, l->element);
       snprintf (problem, sizeof problem, "its size function gives %zu "
-                "bytes, its layout %zu (fixed %" PRIu32 "%s)",
+                "bytes, its layout %" PRIu64 " (fixed %" PRIu32 "%s)",
                 c->current_size, size, l->fixed, tail_text);
       refuse_layout (c, NULL, problem);
       return false;

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/layout.h"
 #include "internal.h"
 #include "verify-pass.h"
 
@@ -531,60 +532,6 @@ begin_fields (struct verifier *v, uint64_t number, unsigned type,
   v->tracing = true;
 }
 
-/* The unsigned BYTES-byte field at P (native byte order).  */
-static inline __attribute__ ((always_inline)) uint64_t
-layout_field (const unsigned char *p, unsigned bytes)
-{
-  switch (bytes)
-    {
-    case 1:
-      return *p;
-    case 2:
-      {
-        uint16_t x;
-        memcpy (&x, p, sizeof x);
-        return x;
-      }
-    case 4:
-      {
-        uint32_t x;
-        memcpy (&x, p, sizeof x);
-        return x;
-      }
-    default:
-      {
-        uint64_t x;
-        memcpy (&x, p, sizeof x);
-        return x;
-      }
-    }
-}
-
-/* The size L gives the object whose first bytes are MEASURED (at least
-   SIZE_READ_LIMIT readable), or 0 when L finds it malformed, with
-   *WHY saying how.  */
-static inline __attribute__ ((always_inline)) uint64_t
-layout_size (const struct dumper_layout *l, const unsigned char *measured,
-             const char **why)
-{
-  if (l->header_bytes != 0
-      && layout_field (measured + l->header_at, l->header_bytes)
-         != l->header_value)
-    {
-      *why = "its header is not its type's";
-      return 0;
-    }
-  if (l->count_bytes == 0)
-    return l->fixed;
-  uint64_t count = layout_field (measured + l->count_at, l->count_bytes);
-  if (l->element != 0 && count > (SIZE_MAX - l->fixed) / l->element)
-    {
-      *why = "its count's size would wrap";
-      return 0;
-    }
-  return l->fixed + count * l->element;
-}
-
 /* A tagged word of a layout object, HOT word W at FIELD_OFFSET in it:
    the common cases (an immediate, not relocated; a pointer relocated to
    the start of an object of its tag's type) inline, everything else
@@ -625,17 +572,23 @@ check_layout_object (struct verifier *v, const struct dumper_layout *l,
                      uint64_t number, unsigned type, uint64_t size,
                      uint64_t start, const unsigned char *measured)
 {
-  const char *why = "";
-  uint64_t layout = layout_size (l, measured, &why);
+  uint64_t layout, count;
+  enum common_layout_verdict verdict = common_layout_size (l, measured,
+                                                           &layout, &count);
+  /* A malformed object's size is 0, which no index entry has.  */
   if (layout != size)
     {
+      const char *why = verdict == COMMON_LAYOUT_SIZED ? ""
+                        : verdict == COMMON_LAYOUT_BAD_HEADER
+                        ? " (the type's layout finds it malformed: its "
+                          "header is not its type's)"
+                        : " (the type's layout finds it malformed: its "
+                          "count's size would wrap)";
       pdump_verify_fail (v, "object %" PRIu64 " (`%s' at offset 0x%" PRIx64
                          "): the index says %" PRIu64 " bytes, its contents "
-                         "say %" PRIu64 "%s%s%s", number,
+                         "say %" PRIu64 "%s", number,
                          v->heap->types[type].name, start, size, layout,
-                         layout == 0 ? " (the type's layout finds it "
-                         "malformed: " : "", layout == 0 ? why : "",
-                         layout == 0 ? ")" : "");
+                         why);
       return false;
     }
   begin_fields (v, number, type, size, start);
