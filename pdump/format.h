@@ -55,6 +55,7 @@
 #ifndef DUMPER_PDUMP_FORMAT_H
 #define DUMPER_PDUMP_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -304,5 +305,35 @@ struct pdump_type_entry
    start at the HOT offset, COLD ones at the COLD offset.  */
 #define PDUMP_TYPE_BYTES 0xFFFFu
 #define PDUMP_ALIGN 8
+
+/* One unsigned LEB128 number of OBJECTS at *P, not reading at or past
+   END, *P moved past it: false when it runs past END or does not fit 64
+   bits (at most ten bytes, the tenth holding bit 63 only).  The one
+   reader of the index, for the structural pass (verify-index.c), the
+   inspector and bench/pdump-floor; nearly every number is one byte.  */
+static inline bool
+pdump_read_uleb (const unsigned char **p, const unsigned char *end,
+                 uint64_t *out)
+{
+  if (*p < end && **p < 0x80)
+    {
+      *out = *(*p)++;
+      return true;
+    }
+  uint64_t value = 0;
+  for (unsigned shift = 0; shift < 64 && *p < end; shift += 7)
+    {
+      unsigned char byte = *(*p)++;
+      if (shift == 63 && byte > 1)
+        return false;
+      value |= (uint64_t) (byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        {
+          *out = value;
+          return true;
+        }
+    }
+  return false;
+}
 
 #endif /* DUMPER_PDUMP_FORMAT_H */

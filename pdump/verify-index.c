@@ -37,31 +37,6 @@ struct index_cursor
   uint64_t at;                   /* end of the previous object */
 };
 
-static inline bool
-read_uleb (struct index_cursor *c, uint64_t *out)
-{
-  /* Nearly every type and size fits in one byte.  */
-  if (c->p < c->end && *c->p < 0x80)
-    {
-      *out = *c->p++;
-      return true;
-    }
-  uint64_t value = 0;
-  for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7)
-    {
-      unsigned char byte = *c->p++;
-      if (shift == 63 && byte > 1)
-        return false;
-      value |= (uint64_t) (byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *out = value;
-          return true;
-        }
-    }
-  return false;
-}
-
 /* Whether objects of type T have pointers (and so belong in HOT).  */
 static inline bool
 type_traced (const struct dumper_heap *heap, uint64_t t)
@@ -81,7 +56,8 @@ index_next (struct verifier *v, struct index_cursor *c, unsigned *type,
   bool hot = c->number < v->hot_count;
   uint64_t end = hot ? v->hot_end : v->cold_end;
   uint64_t t, s;
-  if (!read_uleb (c, &t) || !read_uleb (c, &s))
+  if (!pdump_read_uleb (&c->p, c->end, &t)
+      || !pdump_read_uleb (&c->p, c->end, &s))
     {
       pdump_verify_fail (v, "object index: entry %" PRIu64 " is cut short",
                          c->number);

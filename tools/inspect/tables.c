@@ -25,28 +25,6 @@
 
 static const unsigned char bytes_name[] = "(bytes)";
 
-/* Unsigned LEB128 at *P, not reading at or past END.  False when the
-   number runs past END or does not fit 64 bits (at most ten bytes, the
-   tenth holding bit 63 only).  */
-static bool
-read_uleb (const unsigned char **p, const unsigned char *end, uint64_t *value)
-{
-  uint64_t result = 0;
-  for (unsigned shift = 0; *p < end && shift <= 63; shift += 7)
-    {
-      unsigned char byte = *(*p)++;
-      if (shift == 63 && (byte & 0x7e) != 0)
-        return false;
-      result |= (uint64_t) (byte & 0x7f) << shift;
-      if (!(byte & 0x80))
-        {
-          *value = result;
-          return true;
-        }
-    }
-  return false;
-}
-
 static enum dumper_status
 corrupt (const struct insp_image *image, char *detail, size_t detail_size,
          const char *fmt, ...)
@@ -152,7 +130,8 @@ parse_objects (const struct insp_image *image, struct insp_tables *t,
       for (uint64_t last = i + s->count; i < last; i++)
         {
           uint64_t type, size;
-          if (!read_uleb (&p, end, &type) || !read_uleb (&p, end, &size))
+          if (!pdump_read_uleb (&p, end, &type)
+              || !pdump_read_uleb (&p, end, &size))
             return corrupt (image, detail, detail_size, "OBJECTS: entry %"
                             PRIu64 " of %" PRIu64 " is cut off or overflows",
                             i, total);
