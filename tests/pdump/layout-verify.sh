@@ -85,6 +85,16 @@ want=`DUMPER_PDUMP_VERIFY=none "$DLISP" --dump-file="$IMG" --heap-digest 2>&1`
 got=`DUMPER_PDUMP_VERIFY=structure "$DLISP" --dump-file="$IMG" --heap-digest 2>&1`
 if [ $? -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else fail "want '$want', got '$got'"; fi
 
+# The pass's figures: the index's part is measured, and a part of it.
+begin "--load-stats: pdump-structure-index-seconds is a part of pdump-structure-seconds"
+stats=`DUMPER_PDUMP_BASE=random DUMPER_PDUMP_VERIFY=structure "$DLISP" --dump-file="$IMG" --load-stats 2>&1`
+pass=`echo "$stats" | sed -n 's/^pdump-structure-seconds: //p'`
+index=`echo "$stats" | sed -n 's/^pdump-structure-index-seconds: //p'`
+if [ -n "$pass" ] && [ -n "$index" ] \
+   && awk -v p="$pass" -v i="$index" 'BEGIN { exit !(i > 0 && i < p) }'
+then pass
+else fail "structure $pass s, index $index s"; fi
+
 # find_cons KIND [LIMIT]: "OFFSET CAR" (HOT offsets) of the first cons
 # (type 0) whose car is relocated with the cons tag (1) (KIND pointer),
 # or not relocated (KIND immediate), and lies below HOT word LIMIT.
